@@ -1,0 +1,9 @@
+export * as auth from './auth';
+export * as user from './user';
+export * as role from './role';
+export * as config from './config';
+export * as log from './log';
+export * as ticket from './ticket';
+export * as home from './home';
+export * as sw from './switch';
+export * as signup from './signup';

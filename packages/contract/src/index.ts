@@ -1,0 +1,13 @@
+export * from './envelope';
+export * from './i18n';
+export * from './messages';
+export * from './menu';
+export * from './access';
+export * from './common';
+export * from './endpoint';
+export * from './constants';
+export * as api from './endpoints';
+export type { SessionUser, ClientPanel, UserRow } from './endpoints/user';
+export type { RoleDetail } from './endpoints/role';
+export type { SystemConfig, Submenu } from './endpoints/config';
+export type { Ticket } from './endpoints/ticket';

@@ -1,0 +1,73 @@
+import { format, type Language } from './i18n';
+
+/**
+ * Messages the server sends and the web app shows, in every language. One catalogue, so a rule's
+ * wording lives next to nothing else and the server and the browser say the same thing.
+ * Placeholders: {0}, {1} positional or {name}.
+ */
+const catalogue = {
+  // general
+  internalError: { en: 'Internal error. The error has been logged.', ch: '内部错误，已记录。', de: 'Interner Fehler. Der Fehler wurde protokolliert.' },
+  validationFailed: { en: 'Validation failed', ch: '验证失败', de: 'Validierung fehlgeschlagen' },
+  malformedJson: { en: 'The request body is not valid JSON', ch: '请求内容不是有效的 JSON', de: 'Der Anfrageinhalt ist kein gültiges JSON' },
+  routeNotFound: { en: 'Unknown API route: {0} {1}', ch: '未知的 API 路径：{0} {1}', de: 'Unbekannte API-Route: {0} {1}' },
+  recordNotFound: { en: 'No record found', ch: '未找到记录', de: 'Kein Datensatz gefunden' },
+  noPermission: { en: "You don't have permissions for this operation", ch: "You don't have permissions（您没有此操作的权限）", de: "You don't have permissions (keine Berechtigung für diesen Vorgang)" },
+  alreadyExists: { en: '{0} [{1}] already exists', ch: '{0} [{1}] 已存在', de: '{0} [{1}] existiert bereits' },
+  tooManyAttempts: { en: 'Too many attempts. Try again in {0} minutes.', ch: '尝试次数过多，请在 {0} 分钟后重试。', de: 'Zu viele Versuche. Bitte in {0} Minuten erneut versuchen.' },
+  fileTooBig: { en: 'File is too big ({size}MB). Max file size: {max}MB', ch: '文件太大（{size}MB）。最大文件大小：{max}MB', de: 'Datei ist zu groß ({size}MB). Maximale Dateigröße: {max}MB' },
+  fileTypeNotAllowed: { en: "You can't upload files of this type.", ch: '不能上传此类型的文件。', de: 'Dateien dieses Typs können nicht hochgeladen werden.' },
+  inUseCannotDelete: { en: '{0} is in use by {1} record(s) and cannot be deleted', ch: '{0} 正被 {1} 条记录使用，无法删除', de: '{0} wird von {1} Datensätzen verwendet und kann nicht gelöscht werden' },
+  // field validation
+  required: { en: '{0} is required', ch: '{0} 为必填项', de: '{0} ist erforderlich' },
+  invalidEmail: { en: 'The {0} field must be a valid email', ch: '{0} 必须是有效的电子邮件', de: 'Das Feld {0} muss eine gültige E-Mail sein' },
+  onlyOneEmail: { en: 'Only one Email is allowed', ch: '只允许一个电子邮件', de: 'Nur eine E-Mail ist erlaubt' },
+  lettersAndSpaces: { en: '{0} may contain letters and spaces only', ch: '{0} 只能包含字母和空格', de: '{0} darf nur Buchstaben und Leerzeichen enthalten' },
+  passwordLength: { en: 'Password must be 8 to 15 characters', ch: '密码长度必须为 8 到 15 个字符', de: 'Das Passwort muss 8 bis 15 Zeichen lang sein' },
+  passwordsDoNotMatch: { en: 'Passwords do not match', ch: '密码不匹配', de: 'Passwörter stimmen nicht überein' },
+  incorrectCurrentPassword: { en: 'Incorrect Current Password', ch: '当前密码不正确', de: 'Aktuelles Passwort ist falsch' },
+  invalidIp: { en: 'IP format invalid', ch: 'IP 格式无效', de: 'IP-Format ungültig' },
+  mustBeOneOf: { en: '{0} must be one of: {1}', ch: '{0} 必须是以下之一：{1}', de: '{0} muss einer der folgenden Werte sein: {1}' },
+  tooLong: { en: '{0} must be at most {1} characters', ch: '{0} 最多 {1} 个字符', de: '{0} darf höchstens {1} Zeichen lang sein' },
+  invalidValue: { en: '{0} is not valid', ch: '{0} 无效', de: '{0} ist ungültig' },
+  nameMustHaveAlnum: { en: 'Name must include alphanumeric characters', ch: '名称必须包含字母或数字', de: 'Der Name muss alphanumerische Zeichen enthalten' },
+  // session and sign-in
+  incorrectCredentials: { en: 'User name or password is incorrect', ch: '用户名或密码不正确', de: 'Benutzername oder Passwort ist falsch' },
+  userInactive: { en: 'This user is inactive', ch: '该用户已停用', de: 'Dieser Benutzer ist deaktiviert' },
+  ipNotAllowed: { en: 'Sign-in from IP {0} is not allowed for this user', ch: '此用户不允许从 IP {0} 登录', de: 'Anmeldung von IP {0} ist für diesen Benutzer nicht erlaubt' },
+  tokenNotProvided: { en: 'Token is not provided', ch: '未提供令牌', de: 'Kein Token angegeben' },
+  tokenIncorrect: { en: 'Incorrect token provided', ch: 'Incorrect token provided（令牌不正确）', de: 'Incorrect token provided (ungültiges Token)' },
+  tokenDisabled: { en: 'token is disabled', ch: 'token is disabled（令牌已停用）', de: 'token is disabled (Token deaktiviert)' },
+  tokenExpired: { en: 'Your session has expired', ch: '您的会话已过期', de: 'Ihre Sitzung ist abgelaufen' },
+  setupDone: { en: 'The first administrator already exists', ch: '首个管理员已存在', de: 'Der erste Administrator existiert bereits' },
+  registrationDisabled: { en: "Registration can't be processed now, contact admin", ch: '目前无法处理注册，请联系管理员', de: 'Registrierung derzeit nicht möglich, bitte Administrator kontaktieren' },
+  resetLinkInvalid: { en: 'This password reset link is invalid or has expired', ch: '该密码重置链接无效或已过期', de: 'Dieser Link zum Zurücksetzen ist ungültig oder abgelaufen' },
+  resetMailSubject: { en: 'Reset your {0} password', ch: '重置您的 {0} 密码', de: 'Ihr {0}-Passwort zurücksetzen' },
+  resetMailBody: {
+    en: 'Hello {name},\n\nSomeone asked to reset the password of your account "{user}". Open this link within one hour to choose a new password:\n\n{link}\n\nIf it was not you, ignore this message.',
+    ch: '{name} 您好，\n\n有人请求重置您的账户“{user}”的密码。请在一小时内打开此链接设置新密码：\n\n{link}\n\n如果不是您本人操作，请忽略此邮件。',
+    de: 'Hallo {name},\n\njemand hat das Zurücksetzen des Passworts für Ihr Konto "{user}" angefordert. Öffnen Sie diesen Link innerhalb einer Stunde:\n\n{link}\n\nFalls Sie das nicht waren, ignorieren Sie diese Nachricht.',
+  },
+  mailNotConfigured: { en: 'No mail sender is configured', ch: '未配置邮件发送器', de: 'Kein Mail-Absender konfiguriert' },
+  // rules
+  cannotDeleteSelf: { en: 'You cannot delete or deactivate your own user', ch: '不能删除或停用自己的用户', de: 'Sie können Ihren eigenen Benutzer nicht löschen oder deaktivieren' },
+  cannotChangeFirstAdmin: { en: 'The first administrator cannot be deleted, deactivated or restricted', ch: '不能删除、停用或限制首个管理员', de: 'Der erste Administrator kann nicht gelöscht, deaktiviert oder eingeschränkt werden' },
+  landingNotPermitted: { en: 'The landing page must be one the role may read', ch: '登录页必须是该角色可读的页面', de: 'Die Startseite muss für die Rolle lesbar sein' },
+  roleInUse: { en: 'The role is assigned to {0} user(s) and cannot be deleted', ch: '该角色已分配给 {0} 个用户，无法删除', de: 'Die Rolle ist {0} Benutzer(n) zugewiesen und kann nicht gelöscht werden' },
+  ticketSubjectRequired: { en: 'Subject is required', ch: '主题为必填项', de: 'Betreff ist erforderlich' },
+  referralInvalid: { en: 'This referral link is not valid', ch: '此推荐链接无效', de: 'Dieser Empfehlungslink ist ungültig' },
+} as const satisfies Record<string, Record<Language, string>>;
+
+export type MessageKey = keyof typeof catalogue;
+export const MESSAGE_KEYS = Object.keys(catalogue) as MessageKey[];
+
+export function message(key: MessageKey, lang: Language, params?: Record<string, string | number> | readonly (string | number)[]): string {
+  return format(catalogue[key][lang], params);
+}
+
+/** All messages of one language, for the web app's i18n resources. */
+export function messagesFor(lang: Language): Record<MessageKey, string> {
+  const out = {} as Record<MessageKey, string>;
+  for (const k of MESSAGE_KEYS) out[k] = catalogue[k][lang];
+  return out;
+}

@@ -1,0 +1,2 @@
+/** @tandem/domain: pure business logic of the carrier platform (no I/O). */
+export * from './money';

@@ -1,0 +1,147 @@
+/**
+ * Exact money.
+ *
+ * An amount is a `bigint` count of micro-units (1e-6 of the currency): "0.2875" is 287_500n.
+ * No float ever touches an amount. Rounding happens only where a caller asks for it, with a
+ * declared number of decimal places (0..6) and one rounding mode:
+ *
+ *   ROUND HALF UP = half away from zero (as PostgreSQL `round(numeric, n)` and Java's
+ *   `RoundingMode.HALF_UP`): 0.125 -> 0.13, -0.125 -> -0.13, 0.124 -> 0.12.
+ *
+ * Rates are per minute; `chargeForSeconds` turns a per-minute rate and a number of seconds
+ * into an amount rounded once, from the exact product (no intermediate rounding).
+ */
+
+/** An amount in micro-units (1e-6 of the currency). */
+export type Micros = bigint;
+
+/** What configuration may carry for an amount: micro-units, or a decimal string such as "-1.5". */
+export type MoneyInput = bigint | string;
+
+export const MONEY_SCALE = 6;
+export const MICROS_PER_UNIT = 1_000_000n;
+
+export class MoneyFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MoneyFormatError';
+  }
+}
+
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/** The micro-unit size of one step at `decimals` places: 10^(6 - decimals). */
+const STEP: readonly bigint[] = [1_000_000n, 100_000n, 10_000n, 1_000n, 100n, 10n, 1n];
+
+function stepOf(decimals: number): bigint {
+  const step = STEP[decimals];
+  if (step === undefined || !Number.isInteger(decimals)) {
+    throw new RangeError(`decimal places must be an integer 0..6, got ${decimals}`);
+  }
+  return step;
+}
+
+/**
+ * Parses a plain decimal string ("12", "0.2875", "-1.5", ".5", "+3.") into micro-units.
+ * Surrounding spaces are ignored. Exponents, thousands separators and more than six
+ * significant decimals are refused (a rate of "0.0000005" would otherwise be silently changed).
+ */
+export function parseMoney(text: string): Micros {
+  const match = DECIMAL.exec(text.trim());
+  const whole = match?.[2] ?? '';
+  const fraction = match?.[3] ?? '';
+  if (!match || (whole === '' && fraction === '')) {
+    throw new MoneyFormatError(`not a decimal amount: "${text}"`);
+  }
+  const significant = fraction.replace(/0+$/, '');
+  if (significant.length > MONEY_SCALE) {
+    throw new MoneyFormatError(`more than ${MONEY_SCALE} decimal places: "${text}"`);
+  }
+  const micros = BigInt((whole || '0') + significant.padEnd(MONEY_SCALE, '0'));
+  return match[1] === '-' ? -micros : micros;
+}
+
+/** Accepts micro-units as they are, or parses a decimal string. */
+export function toMicros(value: MoneyInput): Micros {
+  return typeof value === 'bigint' ? value : parseMoney(value);
+}
+
+/** `numerator / denominator` rounded half away from zero. The denominator must be positive. */
+export function divideRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  if (denominator <= 0n) throw new RangeError('denominator must be positive');
+  const negative = numerator < 0n;
+  const magnitude = negative ? -numerator : numerator;
+  let quotient = magnitude / denominator;
+  if ((magnitude % denominator) * 2n >= denominator) quotient += 1n;
+  return negative ? -quotient : quotient;
+}
+
+/** Rounds an amount half-up to `decimals` places (0..6); the result is still in micro-units. */
+export function roundMoney(amount: Micros, decimals: number): Micros {
+  const step = stepOf(decimals);
+  return step === 1n ? amount : divideRoundHalfUp(amount, step) * step;
+}
+
+/**
+ * Formats an amount with exactly `decimals` places (0..6, default 6), rounding half-up first.
+ * formatMoney(287_500n, 4) === "0.2875"; formatMoney(-1_500_000n, 0) === "-2".
+ */
+export function formatMoney(amount: Micros, decimals: number = MONEY_SCALE): string {
+  const step = stepOf(decimals);
+  const steps = step === 1n ? amount : divideRoundHalfUp(amount, step);
+  const negative = steps < 0n;
+  let digits = (negative ? -steps : steps).toString();
+  if (decimals > 0) {
+    if (digits.length <= decimals) digits = '0'.repeat(decimals - digits.length + 1) + digits;
+    const cut = digits.length - decimals;
+    digits = `${digits.slice(0, cut)}.${digits.slice(cut)}`;
+  }
+  return negative ? `-${digits}` : digits;
+}
+
+export function addMoney(a: Micros, b: Micros): Micros {
+  return a + b;
+}
+
+export function subtractMoney(a: Micros, b: Micros): Micros {
+  return a - b;
+}
+
+export function sumMoney(amounts: Iterable<Micros>): Micros {
+  let total = 0n;
+  for (const amount of amounts) total += amount;
+  return total;
+}
+
+/**
+ * The charge for `seconds` at a per-minute rate: rate * seconds / 60, computed exactly and
+ * rounded half-up once to `decimals` places. `seconds` must be a non-negative integer.
+ */
+export function chargeForSeconds(ratePerMinute: Micros, seconds: number, decimals: number): Micros {
+  if (!Number.isSafeInteger(seconds) || seconds < 0) {
+    throw new RangeError(`seconds must be a non-negative integer, got ${seconds}`);
+  }
+  const step = stepOf(decimals);
+  return divideRoundHalfUp(ratePerMinute * BigInt(seconds), 60n * step) * step;
+}
+
+/**
+ * Profit margin as a fraction of revenue, compared exactly with a minimum percentage:
+ * (revenue - cost) / revenue * 100 >= minPercent. Both amounts and the percentage are
+ * micro-units (a percentage of "2.5" is 2_500_000n). A revenue of zero has a margin of 0 %
+ * when the cost is zero too, and of minus infinity when the cost is positive.
+ */
+export function meetsMinimumMargin(revenue: Micros, cost: Micros, minPercent: Micros): boolean {
+  if (revenue <= 0n) {
+    return cost <= 0n && minPercent <= 0n;
+  }
+  // (revenue - cost) * 100 / revenue >= minPercent / 1e6
+  return (revenue - cost) * 100n * MICROS_PER_UNIT >= minPercent * revenue;
+}
+
+/** Margin percentage of revenue, rounded half-up to `decimals` places (for display). */
+export function marginPercent(revenue: Micros, cost: Micros, decimals = 2): string | null {
+  if (revenue <= 0n) return null;
+  const micros = divideRoundHalfUp((revenue - cost) * 100n * MICROS_PER_UNIT, revenue);
+  return formatMoney(micros, decimals);
+}

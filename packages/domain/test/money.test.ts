@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  MoneyFormatError,
+  chargeForSeconds,
+  divideRoundHalfUp,
+  formatMoney,
+  marginPercent,
+  meetsMinimumMargin,
+  parseMoney,
+  roundMoney,
+  sumMoney,
+  toMicros,
+} from '../src/money';
+
+describe('parseMoney', () => {
+  it.each([
+    ['0.2875', 287_500n],
+    ['-1.5', -1_500_000n],
+    ['12', 12_000_000n],
+    ['.5', 500_000n],
+    ['+3.', 3_000_000n],
+    ['0.000001', 1n],
+    ['1.2500000', 1_250_000n],
+    [' 7.25 ', 7_250_000n],
+    ['-0', 0n],
+  ])('%s -> %s micros', (text, micros) => {
+    expect(parseMoney(text)).toBe(micros);
+  });
+
+  it.each(['', '.', '-', '1e5', '1,000.00', 'abc', '0.0000005', '1.2.3', '--1'])('refuses "%s"', (text) => {
+    expect(() => parseMoney(text)).toThrow(MoneyFormatError);
+  });
+
+  it('passes bigint micros through toMicros', () => {
+    expect(toMicros(42n)).toBe(42n);
+    expect(toMicros('0.042')).toBe(42_000n);
+  });
+});
+
+describe('formatMoney and roundMoney', () => {
+  it.each([
+    [287_500n, 4, '0.2875'],
+    [287_500n, 2, '0.29'],
+    [125_000n, 2, '0.13'],
+    [124_999n, 2, '0.12'],
+    [-125_000n, 2, '-0.13'],
+    [-124_999n, 2, '-0.12'],
+    [-1_500_000n, 0, '-2'],
+    [1_500_000n, 0, '2'],
+    [-4_000n, 2, '0.00'],
+    [5n, 6, '0.000005'],
+    [12_000_000n, 6, '12.000000'],
+    [0n, 3, '0.000'],
+  ])('%s micros at %i places -> %s', (micros, places, text) => {
+    expect(formatMoney(micros, places)).toBe(text);
+  });
+
+  it('rounds half away from zero in micro-units', () => {
+    expect(roundMoney(1_234_550n, 4)).toBe(1_234_600n);
+    expect(roundMoney(1_234_549n, 4)).toBe(1_234_500n);
+    expect(roundMoney(-1_234_550n, 4)).toBe(-1_234_600n);
+    expect(roundMoney(999_999n, 0)).toBe(1_000_000n);
+    expect(roundMoney(7n, 6)).toBe(7n);
+  });
+
+  it('refuses decimal places outside 0..6', () => {
+    expect(() => formatMoney(1n, 7)).toThrow(RangeError);
+    expect(() => roundMoney(1n, -1)).toThrow(RangeError);
+    expect(() => roundMoney(1n, 1.5)).toThrow(RangeError);
+  });
+
+  it('divides rounding half away from zero', () => {
+    expect(divideRoundHalfUp(5n, 2n)).toBe(3n);
+    expect(divideRoundHalfUp(-5n, 2n)).toBe(-3n);
+    expect(divideRoundHalfUp(4n, 3n)).toBe(1n);
+    expect(divideRoundHalfUp(5n, 3n)).toBe(2n);
+  });
+});
+
+const micros = fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n });
+const places = fc.integer({ min: 0, max: 6 });
+
+describe('money properties', () => {
+  it('format at 6 places then parse gives the same amount', () => {
+    fc.assert(fc.property(micros, (m) => parseMoney(formatMoney(m, 6)) === m));
+  });
+
+  it('formatting at N places equals formatting the rounded amount', () => {
+    fc.assert(
+      fc.property(micros, places, (m, n) => {
+        const rounded = roundMoney(m, n);
+        return formatMoney(m, n) === formatMoney(rounded, n) && parseMoney(formatMoney(m, n)) === rounded;
+      }),
+    );
+  });
+
+  it('rounding moves an amount by at most half a step, and is idempotent and symmetric', () => {
+    fc.assert(
+      fc.property(micros, places, (m, n) => {
+        const step = 10n ** BigInt(6 - n);
+        const r = roundMoney(m, n);
+        const diff = r - m;
+        return (
+          r % step === 0n &&
+          2n * (diff < 0n ? -diff : diff) <= step &&
+          roundMoney(r, n) === r &&
+          roundMoney(-m, n) === -r
+        );
+      }),
+    );
+  });
+
+  it('a decimal string with up to 6 places round-trips through parse and format', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 999_999 }), (w, f) => {
+        const text = `${w}.${String(f).padStart(6, '0')}`;
+        return formatMoney(parseMoney(text), 6) === text;
+      }),
+    );
+  });
+
+  it('sums exactly where floats would not', () => {
+    const tenths = Array.from({ length: 10 }, () => parseMoney('0.1'));
+    expect(formatMoney(sumMoney(tenths), 2)).toBe('1.00');
+    expect(parseMoney('0.1') + parseMoney('0.2')).toBe(parseMoney('0.3'));
+  });
+});
+
+describe('chargeForSeconds', () => {
+  it('charges rate * seconds / 60 rounded once', () => {
+    expect(chargeForSeconds(parseMoney('0.2875'), 30, 4)).toBe(parseMoney('0.1438')); // 0.14375
+    expect(chargeForSeconds(parseMoney('0.2875'), 30, 6)).toBe(parseMoney('0.14375'));
+    expect(chargeForSeconds(parseMoney('0.01'), 1, 6)).toBe(parseMoney('0.000167')); // 0.0001666..
+    expect(chargeForSeconds(parseMoney('0.01'), 1, 4)).toBe(parseMoney('0.0002'));
+    expect(chargeForSeconds(parseMoney('0.001'), 1, 4)).toBe(0n); // 0.0000166..
+    expect(chargeForSeconds(parseMoney('1'), 60, 0)).toBe(parseMoney('1'));
+    expect(chargeForSeconds(parseMoney('0.5'), 0, 2)).toBe(0n);
+  });
+
+  it('is additive over whole minutes', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 9n }), fc.integer({ min: 0, max: 1000 }), (rate, minutes) => {
+        return chargeForSeconds(rate, minutes * 60, 6) === rate * BigInt(minutes);
+      }),
+    );
+  });
+
+  it('refuses fractional or negative seconds', () => {
+    expect(() => chargeForSeconds(1n, 1.5, 4)).toThrow(RangeError);
+    expect(() => chargeForSeconds(1n, -1, 4)).toThrow(RangeError);
+  });
+});
+
+describe('margins', () => {
+  it('compares the margin exactly with the minimum percentage', () => {
+    // revenue 0.0100, cost 0.0095: margin 5 %
+    expect(meetsMinimumMargin(10_000n, 9_500n, parseMoney('5'))).toBe(true);
+    expect(meetsMinimumMargin(10_000n, 9_500n, parseMoney('5.000001'))).toBe(false);
+    expect(meetsMinimumMargin(10_000n, 10_001n, 0n)).toBe(false);
+    expect(meetsMinimumMargin(10_000n, 10_001n, parseMoney('-1'))).toBe(true);
+    expect(meetsMinimumMargin(0n, 0n, 0n)).toBe(true);
+    expect(meetsMinimumMargin(0n, 0n, parseMoney('1'))).toBe(false);
+    expect(meetsMinimumMargin(0n, 1n, parseMoney('-50'))).toBe(false);
+    expect(marginPercent(10_000n, 9_500n)).toBe('5.00');
+    expect(marginPercent(30_000n, 20_000n, 3)).toBe('33.333');
+    expect(marginPercent(0n, 1n)).toBeNull();
+  });
+});
