@@ -140,9 +140,13 @@ describe('chargeForSeconds', () => {
 
   it('is additive over whole minutes', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 9n }), fc.integer({ min: 0, max: 1000 }), (rate, minutes) => {
-        return chargeForSeconds(rate, minutes * 60, 6) === rate * BigInt(minutes);
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 9n }),
+        fc.integer({ min: 0, max: 1000 }),
+        (rate, minutes) => {
+          return chargeForSeconds(rate, minutes * 60, 6) === rate * BigInt(minutes);
+        },
+      ),
     );
   });
 
