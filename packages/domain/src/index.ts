@@ -1,2 +1,3 @@
 /** @tandem/domain: pure business logic of the carrier platform (no I/O). */
 export * from './money';
+export * from './prefix-index';
