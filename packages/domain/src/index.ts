@@ -1,3 +1,4 @@
 /** @tandem/domain: pure business logic of the carrier platform (no I/O). */
 export * from './money';
 export * from './prefix-index';
+export * from './rating';

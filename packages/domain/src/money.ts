@@ -114,6 +114,15 @@ export function sumMoney(amounts: Iterable<Micros>): Micros {
 }
 
 /**
+ * `amount / divisor` (amount in micro-units, divisor a positive integer), computed exactly and
+ * rounded half-up once to `decimals` places.
+ */
+export function divideMoney(amount: Micros, divisor: bigint, decimals: number): Micros {
+  const step = stepOf(decimals);
+  return divideRoundHalfUp(amount, divisor * step) * step;
+}
+
+/**
  * The charge for `seconds` at a per-minute rate: rate * seconds / 60, computed exactly and
  * rounded half-up once to `decimals` places. `seconds` must be a non-negative integer.
  */
@@ -121,8 +130,7 @@ export function chargeForSeconds(ratePerMinute: Micros, seconds: number, decimal
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
     throw new RangeError(`seconds must be a non-negative integer, got ${seconds}`);
   }
-  const step = stepOf(decimals);
-  return divideRoundHalfUp(ratePerMinute * BigInt(seconds), 60n * step) * step;
+  return divideMoney(ratePerMinute * BigInt(seconds), 60n, decimals);
 }
 
 /**
