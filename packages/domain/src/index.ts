@@ -2,3 +2,5 @@
 export * from './money';
 export * from './prefix-index';
 export * from './rating';
+export * from './jurisdiction';
+export * from './time-profile';
