@@ -4,3 +4,5 @@ export * from './prefix-index';
 export * from './rating';
 export * from './jurisdiction';
 export * from './time-profile';
+export * from './digits';
+export * from './block-list';
