@@ -100,7 +100,8 @@ export const getVersions = endpoint({
 export const watchdogStatus = endpoint({
   method: 'GET', path: '/watchdog/server/:server/status', summary: "Disk usage of the data directory's file system", tag: 'switch',
   access: SIGNED_IN, params: z.object({ server: z.string().max(100) }),
-  payload: z.object({ server: z.string(), disk: z.array(z.object({ mount: z.string(), percent: z.number(), total_bytes: z.number(), used_bytes: z.number() })) }),
+  payload: z.object({ server: z.string(), /** percent: free space of the data directory's file system in percent (the frame warns below 10). */
+    disk: z.array(z.object({ mount: z.string(), percent: z.number(), used_percent: z.number(), total_bytes: z.number(), used_bytes: z.number() })) }),
 });
 
 export const listQueryOnly = listQuery;

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config';
+import { openDatabase, type DatabaseHandle } from './db/connection';
+import { migrateToLatest } from './db/migrate';
+import { seedReferenceData } from './db/seed';
+import { installErrorHandling } from './http/register';
+import { registerModules } from './modules';
+import { buildOpenApi } from './openapi';
+import { buildServices, type Services } from './services';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: Services;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the whole server (not listening): database opened and migrated, reference data seeded,
+ * every module's routes registered, OpenAPI at /api/docs, the web app served when built.
+ * Tests call this in-process.
+ */
+export async function buildApp(config: AppConfig, opts: { memoryDb?: boolean; logger?: boolean } = {}): Promise<BuiltApp> {
+  const database = await openDatabase(config, { memory: opts.memoryDb });
+  await migrateToLatest(database.db);
+  await seedReferenceData(database.db);
+
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: true,
+    ajv: { customOptions: { coerceTypes: false } },
+  });
+  const services = buildServices(config, database.db, database.kind, app.log as unknown as Logger);
+  installErrorHandling(app, services);
+  await app.register(multipart, { limits: { fileSize: 1000 * 1024 * 1024, files: 5 } });
+
+  registerModules(app, services);
+
+  await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi() as never } });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false });
+    app.get('/', (_req, reply) => reply.sendFile('index.html'));
+  }
+
+  return {
+    app,
+    services,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import path from 'node:path';
+
+/** Process configuration from the environment (README "Configuration"). */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Where PGlite keeps its files and uploads live when DATABASE_URL is unset. */
+  dataDir: string;
+  databaseUrl: string | null;
+  /** Public base URL for links in e-mails; defaults to http://localhost:PORT. */
+  publicUrl: string;
+  smtp: { host: string; port: number; secure: boolean; user: string; pass: string; from: string } | null;
+  logLevel: string;
+  /** scrypt cost (log2 N); lower only in tests. */
+  passwordCost: number;
+  /** Serve the built web app from this folder when it exists. */
+  webDist: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = Number(env.PORT ?? 8080);
+  const smtpHost = env.SMTP_HOST?.trim();
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? path.join(process.cwd(), 'data')),
+    databaseUrl: env.DATABASE_URL?.trim() || null,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
+    smtp: smtpHost
+      ? {
+          host: smtpHost,
+          port: Number(env.SMTP_PORT ?? 587),
+          secure: env.SMTP_SECURE === 'true',
+          user: env.SMTP_USER ?? '',
+          pass: env.SMTP_PASS ?? '',
+          from: env.SMTP_FROM ?? 'tandem@localhost',
+        }
+      : null,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    passwordCost: Number(env.PASSWORD_COST ?? 15),
+    webDist: path.resolve(env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+  };
+}

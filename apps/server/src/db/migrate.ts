@@ -1,0 +1,17 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './connection';
+import * as m0001 from './migrations/0001_frame';
+
+/** Versioned migrations, applied in order at start (and by `tandem migrate`). */
+const migrations: Record<string, Migration> = {
+  '0001_frame': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

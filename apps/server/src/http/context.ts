@@ -1,0 +1,34 @@
+import type { Grants, Language, UserType } from '@tandem/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UserRecord } from '../db/schema';
+import type { Services } from '../services';
+
+/** The signed-in caller of a request. */
+export interface Actor {
+  user: UserRecord;
+  type: UserType;
+  sessionId: number;
+  grants: Grants;
+  /** Carrier of a client or vendor user; agent of an agent user. Tenancy keys. */
+  clientId: number | null;
+  agentId: number | null;
+}
+
+export interface Ctx<P = unknown, Q = unknown, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  lang: Language;
+  ip: string;
+  /** null only on public endpoints called without a token. */
+  actor: Actor | null;
+  services: Services;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** The actor of an endpoint that requires a session (never null there). */
+export function actorOf(ctx: Ctx<unknown, unknown, unknown>): Actor {
+  if (!ctx.actor) throw new Error('actorOf called on a request without a session');
+  return ctx.actor;
+}

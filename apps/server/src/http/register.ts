@@ -1,0 +1,114 @@
+import { allows, ErrorCode, errorEnvelope, okEnvelope, type Endpoint, type UserType } from '@tandem/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Services } from '../services';
+import type { Actor, Ctx } from './context';
+import { AppError, forbidden, type FieldError } from './errors';
+import { localize } from './localize';
+
+type In<S> = [S] extends [undefined] ? undefined : S extends z.ZodType ? z.output<S> : undefined;
+
+/** A handler gets the validated params, query and body of its endpoint and returns its payload. */
+export type Handler<E extends Endpoint> = (
+  ctx: Ctx<In<NonNullable<E['params']>>, In<NonNullable<E['query']>>, In<NonNullable<E['body']>>>,
+) => Promise<z.input<E['payload']>>;
+
+/** Every endpoint the app registers, for the OpenAPI document and the route-coverage test. */
+export const registeredEndpoints: Endpoint[] = [];
+
+/**
+ * Registers one contract endpoint: authenticate, check access, validate params/query/body with the
+ * contract's schemas (field errors named and localised), run the handler, wrap the envelope.
+ */
+export function implement<E extends Endpoint>(app: FastifyInstance, services: Services, endpoint: E, handler: Handler<E>): void {
+  if (!registeredEndpoints.includes(endpoint)) registeredEndpoints.push(endpoint);
+  app.route({
+    method: endpoint.method,
+    url: '/api' + endpoint.path,
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const lang = services.i18n.languageOf(req);
+      const actor = await services.auth.authenticate(req, endpoint.access.kind !== 'public');
+      checkAccess(endpoint, actor);
+      const params = parse(endpoint.params, req.params);
+      const query = parse(endpoint.query, req.query);
+      const body = endpoint.multipart ? undefined : parse(endpoint.body, req.body ?? {});
+      const ctx: Ctx<unknown, unknown, unknown> = { params, query, body, lang, ip: req.ip, actor, services, req, reply };
+      const result = await (handler as (c: Ctx<unknown, unknown, unknown>) => Promise<unknown>)(ctx);
+      if (endpoint.raw) return reply;
+      return reply.send(okEnvelope(result ?? null));
+    },
+  });
+}
+
+function checkAccess(endpoint: Endpoint, actor: Actor | null): void {
+  const a = endpoint.access;
+  switch (a.kind) {
+    case 'public':
+    case 'switch':
+      return;
+    case 'session':
+      if (!actor) throw forbidden();
+      if (a.types && !a.types.includes(actor.type)) throw forbidden();
+      return;
+    case 'admin':
+      if (!actor) throw forbidden();
+      if (actor.type === 'admin') {
+        if (!allows(actor.grants, a.func, a.level)) throw forbidden();
+        return;
+      }
+      if (!(a.portal ?? ([] as readonly UserType[])).includes(actor.type)) throw forbidden();
+      return;
+  }
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown): unknown {
+  if (!schema) return undefined;
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const fields: Record<string, FieldError> = {};
+  for (const issue of r.error.issues) {
+    const field = issue.path.length ? issue.path.map(String).join('.') : '_';
+    if (fields[field]) continue;
+    fields[field] = issueToField(issue, field);
+  }
+  throw new AppError(ErrorCode.validation, 'validationFailed', [], 400, fields);
+}
+
+function issueToField(issue: z.core.$ZodIssue, field: string): FieldError {
+  const label = field;
+  if (issue.code === 'unrecognized_keys') return { key: 'invalidValue', params: [issue.keys.join(', ')] };
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) return { key: 'required', params: [label] };
+  if (issue.code === 'invalid_value' && 'values' in issue) return { key: 'mustBeOneOf', params: [label, issue.values.map(String).join(', ')] };
+  if (issue.code === 'too_big' && issue.origin === 'string') return { key: 'tooLong', params: [label, Number(issue.maximum)] };
+  if (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1) return { key: 'required', params: [label] };
+  // Contract schemas use message keys of the catalogue as their messages.
+  return { key: issue.message, params: [label] };
+}
+
+/** Error handler: every failure becomes the envelope; internals are logged, never sent. */
+export function installErrorHandling(app: FastifyInstance, services: Services): void {
+  app.setErrorHandler((err: unknown, req, reply) => {
+    const lang = services.i18n.languageOf(req);
+    if (err instanceof AppError) {
+      const errors = err.fields ? localize.fields(err.fields, lang) : null;
+      const message = errors && err.key === 'validationFailed' ? Object.values(errors).join('; ') : localize.message(err.key, lang, err.params);
+      return reply.status(err.status).send(errorEnvelope(err.code, message, errors));
+    }
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (e.statusCode === 400 && /JSON/i.test(e.message ?? ''))) {
+      return reply.status(400).send(errorEnvelope(ErrorCode.validation, localize.message('malformedJson', lang), { _: localize.message('malformedJson', lang) }));
+    }
+    if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE' || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send(errorEnvelope(ErrorCode.validation, localize.message('fileTooBig', lang, { size: '?', max: 1000 })));
+    }
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      return reply.status(e.statusCode).send(errorEnvelope(ErrorCode.validation, e.message ?? 'Bad request'));
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send(errorEnvelope(ErrorCode.internal, localize.message('internalError', lang)));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const lang = services.i18n.languageOf(req);
+    return reply.status(404).send(errorEnvelope(ErrorCode.notFound, localize.message('routeNotFound', lang, [req.method, req.url.split('?')[0] ?? ''])));
+  });
+}

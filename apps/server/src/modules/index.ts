@@ -1,0 +1,32 @@
+import { api, type Endpoint } from '@tandem/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services';
+import { registerAuth } from './auth/routes';
+import { registerConfig } from './config/routes';
+import { registerHome } from './home/routes';
+import { registerLogs } from './logs/routes';
+import { registerRoles } from './roles/routes';
+import { registerSignup } from './signup/routes';
+import { registerSwitch } from './switch/routes';
+import { registerTickets } from './tickets/routes';
+import { registerUsers } from './users/routes';
+
+export function registerModules(app: FastifyInstance, s: Services): void {
+  registerAuth(app, s);
+  registerUsers(app, s);
+  registerRoles(app, s);
+  registerConfig(app, s);
+  registerLogs(app, s);
+  registerTickets(app, s);
+  registerHome(app, s);
+  registerSwitch(app, s);
+  registerSignup(app, s);
+}
+
+const isEndpoint = (v: unknown): v is Endpoint =>
+  typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'access' in v && 'payload' in v;
+
+/** Every endpoint declared in the contract (the OpenAPI document lists them; a test checks each is served). */
+export function allEndpoints(): Endpoint[] {
+  return Object.values(api).flatMap((area) => Object.values(area as Record<string, unknown>).filter(isEndpoint));
+}

@@ -1,0 +1,215 @@
+/**
+ * Plain, serialisable configuration the routing engine is built from (what the server loads
+ * from the database). Money is micro-units (bigint) or a decimal string; instants are epoch
+ * milliseconds; percentages are decimal strings ("2.5" = 2.5 %).
+ */
+import type { DigitManipulationRule, DigitReplacementRule } from './digits';
+import type { BlockListEntry } from './block-list';
+import type { DefaultIjRule, JurisdictionData, RateTableType } from './jurisdiction';
+import type { MoneyInput } from './money';
+import type { TimeProfileConfig } from './time-profile';
+
+export type CarrierMode = 'prepaid' | 'postpaid';
+export type TrunkDirection = 'ingress' | 'egress';
+/** Which number prices the call and decides its jurisdiction: the dialled number or its LRN. */
+export type BillBy = 'dnis' | 'lrn';
+
+export interface CarrierConfig {
+  readonly carrier_id: number;
+  readonly name: string;
+  readonly is_active: boolean;
+  readonly mode: CarrierMode;
+  /** Current balance; live values may be passed per call in RoutingState.balances. */
+  readonly balance: MoneyInput;
+  /** Postpaid: how far below zero the balance may go (null = 0). */
+  readonly credit_limit?: MoneyInput | null;
+  /** Prepaid: extra credit on top of the balance (null = 0). */
+  readonly allowed_credit?: MoneyInput | null;
+  /** Skips the balance check entirely. */
+  readonly unlimited_credit?: boolean;
+  /** Minimum margin (percent of the ingress rate) for this customer's calls. */
+  readonly min_profitability_percent?: string | null;
+  readonly call_limit?: number | null;
+  readonly cps_limit?: number | null;
+}
+
+export interface TrunkHostConfig {
+  /** IPv4 address (netmask applies) or another address compared as text (IPv6, exact only). */
+  readonly ip: string;
+  /** Null: any source port. */
+  readonly port?: number | null;
+  /** Prefix length in bits, 0..32; null = 32 (this host only). */
+  readonly netmask?: number | null;
+}
+
+/** One product on an ingress trunk: calls with this tech prefix use this rate table and plan. */
+export interface IngressRoutingRowConfig {
+  readonly tech_prefix: string;
+  readonly rate_table_id: number | null;
+  readonly routing_plan_id: number | null;
+}
+
+export type FailoverAction = 'next' | 'return';
+
+export interface FailoverRuleConfig {
+  /** SIP response code from the vendor (e.g. 503). */
+  readonly sip_code: number;
+  readonly action: FailoverAction;
+  /** For 'return': the code sent back to the customer (default: the vendor's code). */
+  readonly return_code?: number | null;
+  readonly return_clause?: string | null;
+}
+
+export interface TrunkConfig {
+  readonly trunk_id: number;
+  readonly carrier_id: number;
+  readonly name: string;
+  readonly direction: TrunkDirection;
+  readonly is_active: boolean;
+  readonly hosts: readonly TrunkHostConfig[];
+  /** Ingress: stripped from the DNIS; egress: put in front of the DNIS sent to the vendor. */
+  readonly tech_prefix?: string | null;
+  readonly rate_table_id?: number | null;
+  /** Ingress only. */
+  readonly routing_plan_id?: number | null;
+  /** Ingress only: several products on one trunk, told apart by tech prefix (overrides the three fields above). */
+  readonly routing_rows?: readonly IngressRoutingRowConfig[] | null;
+  readonly bill_by?: BillBy;
+  /** Minimum margin in percent; on an ingress trunk it overrides its carrier's. */
+  readonly min_profitability?: string | null;
+  readonly call_limit?: number | null;
+  readonly cps_limit?: number | null;
+  readonly digit_replacements?: readonly DigitReplacementRule[];
+  readonly digit_manipulations?: readonly DigitManipulationRule[];
+  readonly failover_rules?: readonly FailoverRuleConfig[];
+}
+
+export interface RateRowConfig {
+  readonly code: string;
+  readonly code_name?: string | null;
+  readonly country?: string | null;
+  readonly rate: MoneyInput;
+  readonly intra_rate?: MoneyInput | null;
+  readonly inter_rate?: MoneyInput | null;
+  readonly ij_rate?: MoneyInput | null;
+  readonly local_rate?: MoneyInput | null;
+  /** Seconds; defaults 1/1 with no grace and no setup fee. */
+  readonly min_time?: number | null;
+  readonly interval?: number | null;
+  readonly grace_time?: number | null;
+  readonly setup_fee?: MoneyInput | null;
+  /** Epoch ms, inclusive; null = since always. */
+  readonly effective_date?: number | null;
+  /** Epoch ms, exclusive; null = open. */
+  readonly end_date?: number | null;
+}
+
+export interface RateTableConfig {
+  readonly rate_table_id: number;
+  readonly name?: string;
+  readonly type: RateTableType;
+  /** Decimal places of rates and charges (0..6). */
+  readonly decimal_places: number;
+  readonly require_local_rate?: boolean;
+  readonly currency?: string;
+  readonly rows: readonly RateRowConfig[];
+}
+
+export type RouteType = 'static' | 'dynamic';
+
+export interface RoutingPlanRowConfig {
+  /** DNIS prefix, '' = any. */
+  readonly prefix: string;
+  /** Optional: the ANI must start with this. */
+  readonly ani_prefix?: string | null;
+  readonly dnis_min_length?: number | null;
+  readonly dnis_max_length?: number | null;
+  readonly ani_min_length?: number | null;
+  readonly ani_max_length?: number | null;
+  readonly route_type: RouteType;
+  /** static_route_id or dynamic_route_id. */
+  readonly route_id: number;
+  readonly time_profile_id?: number | null;
+}
+
+export interface RoutingPlanConfig {
+  readonly routing_plan_id: number;
+  readonly name?: string;
+  readonly rows: readonly RoutingPlanRowConfig[];
+}
+
+export type StaticStrategy = 'top_down' | 'percentage' | 'round_robin';
+
+export interface StaticRouteTrunkConfig {
+  readonly trunk_id: number;
+  /** For the percentage strategy; the percentages of an item sum to 100. */
+  readonly percentage?: number | null;
+}
+
+export interface StaticRouteItemConfig {
+  /** Code matched against the number (longest first), '' = any. */
+  readonly code: string;
+  readonly strategy: StaticStrategy;
+  readonly time_profile_id?: number | null;
+  readonly trunks: readonly StaticRouteTrunkConfig[];
+}
+
+export interface StaticRouteConfig {
+  readonly static_route_id: number;
+  readonly name?: string;
+  /** Number the items' codes are matched against (default DNIS). */
+  readonly route_by?: BillBy;
+  readonly items: readonly StaticRouteItemConfig[];
+}
+
+export type DynamicRule = 'lcr' | 'largest_asr' | 'largest_acd';
+
+export interface QosFigures {
+  /** Answer-seizure ratio in percent (0..100) over the QoS cycle. */
+  readonly asr: number;
+  /** Average call duration in seconds over the QoS cycle. */
+  readonly acd: number;
+}
+
+export interface DynamicRouteTrunkConfig {
+  readonly trunk_id: number;
+  /** Tie-break for LCR (lower first). */
+  readonly priority?: number | null;
+  /** Limits of this trunk within this route (on top of the trunk's own). */
+  readonly call_limit?: number | null;
+  readonly cps_limit?: number | null;
+  /** QoS figures known at build time; live figures in RoutingState.qos win. */
+  readonly qos?: QosFigures | null;
+}
+
+export interface DynamicRouteConfig {
+  readonly dynamic_route_id: number;
+  readonly name?: string;
+  readonly rule: DynamicRule;
+  readonly time_profile_id?: number | null;
+  readonly trunks: readonly DynamicRouteTrunkConfig[];
+}
+
+export interface SystemSettings {
+  /** What an indeterminate-jurisdiction call is charged. */
+  readonly default_ij_rule: DefaultIjRule;
+  /** System time zone as a UTC offset in minutes (time profiles without their own). */
+  readonly utc_offset_minutes?: number;
+  /** System default failover rules (used when a trunk has no rule for a code). */
+  readonly default_failover_rules?: readonly FailoverRuleConfig[];
+  /** At most this many egress routes per decision (null = all). */
+  readonly max_routes?: number | null;
+}
+
+export interface EngineConfig {
+  readonly carriers: readonly CarrierConfig[];
+  readonly trunks: readonly TrunkConfig[];
+  readonly rate_tables: readonly RateTableConfig[];
+  readonly routing_plans: readonly RoutingPlanConfig[];
+  readonly static_routes?: readonly StaticRouteConfig[];
+  readonly dynamic_routes?: readonly DynamicRouteConfig[];
+  readonly time_profiles?: readonly TimeProfileConfig[];
+  readonly block_list?: readonly BlockListEntry[];
+  readonly jurisdiction?: JurisdictionData;
+  readonly settings: SystemSettings;
+}
