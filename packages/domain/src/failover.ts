@@ -51,7 +51,8 @@ export function applyFailover(
   systemRules: readonly FailoverRuleConfig[] = [],
 ): FailoverOutcome {
   const rule =
-    trunk.failover_rules?.find((r) => r.sip_code === sipCode) ?? systemRules.find((r) => r.sip_code === sipCode);
+    trunk.failover_rules?.find((r) => r.sip_code === sipCode) ??
+    systemRules.find((r) => r.sip_code === sipCode);
   const action = rule ? rule.action : isFinalForCaller(sipCode) ? 'return' : 'next';
   if (action === 'next') return 'next';
   const returnCode = rule?.return_code ?? sipCode;

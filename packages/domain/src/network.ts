@@ -46,7 +46,7 @@ export function ipv4InNetwork(source: string, host: string, bits: number): boole
   const h = parseIpv4(host);
   if (s < 0 || h < 0) return false;
   const mask = maskOf(bits);
-  return ((s & mask) >>> 0) === ((h & mask) >>> 0);
+  return (s & mask) >>> 0 === (h & mask) >>> 0;
 }
 
 export interface HostMatch<T> {
@@ -82,7 +82,11 @@ export class HostIndex<T> {
   }
 
   /** Calls `visit` for every host matching the source address and port, most specific network first. */
-  forEachMatch(sourceIp: string, sourcePort: number | null | undefined, visit: (match: HostMatch<T>) => void): void {
+  forEachMatch(
+    sourceIp: string,
+    sourcePort: number | null | undefined,
+    visit: (match: HostMatch<T>) => void,
+  ): void {
     const address = parseIpv4(sourceIp);
     if (address < 0) {
       visitPorts(this.byText.get(sourceIp.trim().toLowerCase()), sourcePort, visit);

@@ -1,0 +1,67 @@
+/**
+ * Admission checks shared by the ingress side (customer) and the egress side (vendor):
+ * credit and call/CPS limits.
+ *
+ * Credit: unlimited credit always passes; prepaid passes while balance + allowed credit > 0;
+ * postpaid while balance > -credit limit (a postpaid customer with limit 100 may owe up to,
+ * not including, 100).
+ *
+ * Limits: the counters are the calls up now and the calls set up in the current second, this
+ * call excluded; a limit of N admits the call while the counter is below N. A null limit is
+ * no limit; a limit of 0 admits nothing.
+ */
+import { toMicros } from './money';
+import type { Micros } from './money';
+import type { RoutingState } from './routing-types';
+import type { SnapshotCarrier } from './snapshot';
+
+/** The carrier's balance: the live one from the state when given, else the snapshot's. */
+export function liveBalance(carrier: SnapshotCarrier, state: RoutingState): Micros {
+  const live = state.balances?.get(carrier.carrier_id);
+  if (live === undefined) return carrier.balance;
+  return typeof live === 'bigint' ? live : toMicros(live);
+}
+
+export function creditAllows(carrier: SnapshotCarrier, balance: Micros): boolean {
+  if (carrier.unlimited_credit) return true;
+  return carrier.prepaid ? balance + carrier.credit > 0n : balance > -carrier.credit;
+}
+
+export type LimitHit = 'trunk_call_limit' | 'trunk_cps_limit' | 'carrier_call_limit' | 'carrier_cps_limit';
+
+function under(limit: number | null, current: number | undefined): boolean {
+  return limit === null || (current ?? 0) < limit;
+}
+
+/** The first limit reached by the trunk or its carrier, or null when the call fits. */
+export function limitReached(
+  state: RoutingState,
+  trunkId: number,
+  trunkLimits: { readonly call_limit: number | null; readonly cps_limit: number | null },
+  carrier: SnapshotCarrier,
+): LimitHit | null {
+  if (!under(trunkLimits.call_limit, state.trunk_calls?.get(trunkId))) return 'trunk_call_limit';
+  if (!under(trunkLimits.cps_limit, state.trunk_cps?.get(trunkId))) return 'trunk_cps_limit';
+  if (!under(carrier.call_limit, state.carrier_calls?.get(carrier.carrier_id))) return 'carrier_call_limit';
+  if (!under(carrier.cps_limit, state.carrier_cps?.get(carrier.carrier_id))) return 'carrier_cps_limit';
+  return null;
+}
+
+/** Counters and limits for the trace. */
+export function limitFigures(
+  state: RoutingState,
+  trunkId: number,
+  trunkLimits: { readonly call_limit: number | null; readonly cps_limit: number | null },
+  carrier: SnapshotCarrier,
+): Record<string, number | null> {
+  return {
+    trunk_calls: state.trunk_calls?.get(trunkId) ?? 0,
+    trunk_call_limit: trunkLimits.call_limit,
+    trunk_cps: state.trunk_cps?.get(trunkId) ?? 0,
+    trunk_cps_limit: trunkLimits.cps_limit,
+    carrier_calls: state.carrier_calls?.get(carrier.carrier_id) ?? 0,
+    carrier_call_limit: carrier.call_limit,
+    carrier_cps: state.carrier_cps?.get(carrier.carrier_id) ?? 0,
+    carrier_cps_limit: carrier.cps_limit,
+  };
+}

@@ -1,0 +1,267 @@
+/**
+ * Step 4 of the call path, egress side: from the routing-plan row to the ordered list of egress
+ * trunks, each checked and priced (see routing.ts for the list of checks, egress-order.ts for
+ * the orders). Every kept or dropped trunk leaves a trace step when tracing.
+ */
+import { limitReached } from './admission';
+import { rewriteNumber } from './digits';
+import { drawByPercentage, orderDynamic } from './egress-order';
+import type { EgressCandidate } from './egress-order';
+import { rateColumnFor, rateInColumn } from './jurisdiction';
+import type { Jurisdiction } from './jurisdiction';
+import { marginPercent, meetsMinimumMargin } from './money';
+import type { Micros } from './money';
+import { EGRESS_DROP } from './reject-codes';
+import type { EgressDropReason } from './reject-codes';
+import type { CallAttempt, EgressRoute, RoutingState } from './routing-types';
+import type { RoutingSnapshot, SnapshotPlanRow, SnapshotRateTable } from './snapshot';
+import type { CompiledTimeProfile } from './time-profile';
+import { traceStep } from './trace';
+import type { TraceStep } from './trace';
+import type { QosFigures } from './config';
+
+/** Per-decision facts shared by the egress checks. */
+export interface EgressContext {
+  readonly snapshot: RoutingSnapshot;
+  readonly call: CallAttempt;
+  readonly state: RoutingState;
+  readonly trace: TraceStep[] | null;
+  /** Numbers as routed. */
+  readonly ani: string;
+  readonly dnis: string;
+  readonly lrn: string | null;
+  readonly ingressRate: Micros;
+  readonly ingressDecimals: number;
+  /** The customer's minimum margin in micro-percent (ingress trunk's, else its carrier's). */
+  readonly customerMinMargin: Micros | null;
+  /** Jurisdiction memo: [dnis, dnis with local rate, lrn, lrn with local rate]. */
+  readonly jurisdictions: (Jurisdiction | undefined)[];
+}
+
+/** Jurisdiction of a call for a rate table (null when the table is not US jurisdictional), memoised per decision. */
+export function jurisdictionFor(
+  snapshot: RoutingSnapshot,
+  table: SnapshotRateTable,
+  ani: string,
+  number: string,
+  byLrn: boolean,
+  memo: (Jurisdiction | undefined)[],
+): Jurisdiction | null {
+  if (table.type !== 'us_jurisdictional') return null;
+  const slot = (byLrn ? 2 : 0) + (table.require_local_rate ? 1 : 0);
+  let jurisdiction = memo[slot];
+  if (jurisdiction === undefined) {
+    jurisdiction = snapshot.jurisdiction.classify(ani, number, table.require_local_rate);
+    memo[slot] = jurisdiction;
+  }
+  return jurisdiction;
+}
+
+const NO_QOS: QosFigures = { asr: 0, acd: 0 };
+
+/**
+ * The checked, ordered egress candidates of a plan row; null when the row's route is unknown
+ * or has no item for the number at this time.
+ */
+export function routeCandidates(
+  ctx: EgressContext,
+  planRow: SnapshotPlanRow,
+  covers: (profile: CompiledTimeProfile | null) => boolean,
+): EgressCandidate[] | null {
+  const { state, trace } = ctx;
+  const seen = new Set<number>();
+  const kept: EgressCandidate[] = [];
+
+  if (planRow.route_type === 'static') {
+    const route = planRow.static_route;
+    if (route === null) {
+      trace?.push(traceStep('route', 'fail', `Static route #${planRow.route_id} does not exist.`));
+      return null;
+    }
+    const number = route.route_by === 'lrn' && ctx.lrn !== null ? ctx.lrn : ctx.dnis;
+    const item = route.index.lookupWhere(number, (i) => covers(i.time_profile));
+    if (item === undefined) {
+      trace?.push(
+        traceStep('route', 'fail', `Static route ${route.name} has no item for ${number} at this time.`),
+      );
+      return null;
+    }
+    const list = item.trunks;
+    let start = 0;
+    if (item.strategy === 'round_robin' && list.length > 0) {
+      const cursor = state.round_robin?.get(item.cursor_key) ?? 0;
+      start = cursor % list.length;
+      state.round_robin?.set(item.cursor_key, cursor + 1);
+    }
+    trace?.push(
+      traceStep(
+        'route',
+        'info',
+        `Static route ${route.name}: code "${item.code}", ${item.strategy}, ${list.length} trunk(s)${item.strategy === 'round_robin' ? `, starting at position ${start + 1}` : ''}.`,
+        {
+          static_route_id: route.static_route_id,
+          code: item.code,
+          strategy: item.strategy,
+          trunks: list.map((t) => t.trunk_id),
+        },
+      ),
+    );
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[(start + i) % list.length]!;
+      const candidate = checkEgress(ctx, seen, entry.trunk_id, entry.percentage ?? 0, 0, NO_QOS, null, null);
+      if (candidate !== null) kept.push(candidate);
+    }
+    return item.strategy === 'percentage' ? drawByPercentage(kept, state.random ?? Math.random) : kept;
+  }
+
+  const route = planRow.dynamic_route;
+  if (route === null) {
+    trace?.push(traceStep('route', 'fail', `Dynamic route #${planRow.route_id} does not exist.`));
+    return null;
+  }
+  trace?.push(
+    traceStep(
+      'route',
+      'info',
+      `Dynamic route ${route.name}: ${route.rule}, pool of ${route.trunks.length} trunk(s).`,
+      {
+        dynamic_route_id: route.dynamic_route_id,
+        rule: route.rule,
+        trunks: route.trunks.map((t) => t.trunk_id),
+      },
+    ),
+  );
+  for (const entry of route.trunks) {
+    const qos = state.qos?.get(entry.trunk_id) ?? entry.qos ?? NO_QOS;
+    const priority = entry.priority ?? Number.MAX_SAFE_INTEGER;
+    const candidate = checkEgress(
+      ctx,
+      seen,
+      entry.trunk_id,
+      0,
+      priority,
+      qos,
+      entry.call_limit ?? null,
+      entry.cps_limit ?? null,
+    );
+    if (candidate !== null) kept.push(candidate);
+  }
+  return orderDynamic(route.rule, kept);
+}
+
+function checkEgress(
+  ctx: EgressContext,
+  seen: Set<number>,
+  trunkId: number,
+  percentage: number,
+  priority: number,
+  qos: QosFigures,
+  routeCallLimit: number | null,
+  routeCpsLimit: number | null,
+): EgressCandidate | null {
+  const { snapshot, state, trace } = ctx;
+  const trunk = snapshot.trunks.get(trunkId);
+  const drop = (reason: EgressDropReason, detail = ''): null => {
+    trace?.push(
+      traceStep(
+        'egress',
+        'fail',
+        `Trunk ${trunk?.name ?? `#${trunkId}`} dropped: ${reason}${detail ? ` (${detail})` : ''}.`,
+        {
+          trunk_id: trunkId,
+          reason,
+        },
+      ),
+    );
+    return null;
+  };
+  if (seen.has(trunkId)) return drop(EGRESS_DROP.DUPLICATE);
+  seen.add(trunkId);
+  if (trunk === undefined) return drop(EGRESS_DROP.UNKNOWN_TRUNK);
+  if (trunk.direction !== 'egress') return drop(EGRESS_DROP.NOT_EGRESS);
+  if (!trunk.is_active) return drop(EGRESS_DROP.TRUNK_INACTIVE);
+  const vendor = trunk.carrier;
+  if (vendor === null || !vendor.is_active) return drop(EGRESS_DROP.VENDOR_INACTIVE);
+
+  const hit = limitReached(state, trunkId, trunk, vendor);
+  if (hit !== null) {
+    return drop(
+      hit === 'carrier_call_limit'
+        ? EGRESS_DROP.VENDOR_CALL_LIMIT
+        : hit === 'carrier_cps_limit'
+          ? EGRESS_DROP.VENDOR_CPS_LIMIT
+          : hit,
+    );
+  }
+  if (routeCallLimit !== null && (state.trunk_calls?.get(trunkId) ?? 0) >= routeCallLimit) {
+    return drop(EGRESS_DROP.ROUTE_CALL_LIMIT, `limit ${routeCallLimit}`);
+  }
+  if (routeCpsLimit !== null && (state.trunk_cps?.get(trunkId) ?? 0) >= routeCpsLimit) {
+    return drop(EGRESS_DROP.ROUTE_CPS_LIMIT, `limit ${routeCpsLimit}`);
+  }
+  const blocked = snapshot.block_list.findForTrunk(trunkId, ctx.ani, ctx.dnis);
+  if (blocked !== undefined)
+    return drop(EGRESS_DROP.BLOCKED, blocked.block_id != null ? `entry #${blocked.block_id}` : '');
+
+  const table = trunk.rate_table;
+  if (table === null) return drop(EGRESS_DROP.NO_RATE_TABLE);
+  const byLrn = trunk.bill_by === 'lrn' && ctx.lrn !== null;
+  const number = byLrn ? (ctx.lrn as string) : ctx.dnis;
+  const row = table.index.lookup(number, ctx.call.time);
+  if (row === undefined) return drop(EGRESS_DROP.NO_RATE, `rate table ${table.name}, number ${number}`);
+  const jurisdiction = jurisdictionFor(snapshot, table, ctx.ani, number, byLrn, ctx.jurisdictions);
+  const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
+  const rate = rateInColumn(row, column);
+
+  const vendorMin = trunk.min_profitability;
+  const customerMin = ctx.customerMinMargin;
+  const required =
+    vendorMin === null
+      ? customerMin
+      : customerMin === null || vendorMin > customerMin
+        ? vendorMin
+        : customerMin;
+  if (required !== null && !meetsMinimumMargin(ctx.ingressRate, rate, required)) {
+    return drop(
+      EGRESS_DROP.UNPROFITABLE,
+      `vendor rate ${snapshot.format(rate, table.decimals)}, margin ${marginPercent(ctx.ingressRate, rate) ?? 'n/a'} % < ${snapshot.format(required, 6)} %`,
+    );
+  }
+  trace?.push(
+    traceStep(
+      'egress',
+      'ok',
+      `Trunk ${trunk.name} kept: code ${row.code}${row.code_name ? ` (${row.code_name})` : ''}, ${column} ${snapshot.format(rate, table.decimals)}, margin ${marginPercent(ctx.ingressRate, rate) ?? 'n/a'} %${qos.asr || qos.acd ? `, ASR ${qos.asr} %, ACD ${qos.acd} s` : ''}.`,
+      {
+        trunk_id: trunkId,
+        rate_table_id: table.rate_table_id,
+        code: row.code,
+        column,
+        rate: snapshot.format(rate, table.decimals),
+        jurisdiction,
+        margin_percent: marginPercent(ctx.ingressRate, rate),
+        asr: qos.asr,
+        acd: qos.acd,
+      },
+    ),
+  );
+  return { trunk, table, row, rate, column, jurisdiction, percentage, priority, asr: qos.asr, acd: qos.acd };
+}
+
+/** The answer's view of a candidate: numbers to send and money as text. */
+export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
+  const { trunk, table, row } = c;
+  const format = ctx.snapshot.format;
+  return {
+    trunk_id: trunk.trunk_id,
+    carrier_id: trunk.carrier_id,
+    hosts: trunk.hosts,
+    dnis: trunk.tech_prefix + rewriteNumber(ctx.dnis, trunk.numbers.dnis),
+    ani: rewriteNumber(ctx.ani, trunk.numbers.ani),
+    rate_table_id: table.rate_table_id,
+    rate: format(c.rate, table.decimals),
+    code: row.code,
+    code_name: row.code_name,
+    profit: format(ctx.ingressRate - c.rate, Math.max(table.decimals, ctx.ingressDecimals)),
+  };
+}

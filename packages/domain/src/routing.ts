@@ -1,0 +1,435 @@
+/**
+ * The routing decision (DESIGN 5, steps 1 to 5): what the switch asks per call, what the
+ * engine answers. One function serves the route API of the SIP proxy, the call simulation
+ * tool (with `trace: true`) and the routing analysis tool.
+ *
+ *   1. Identify the ingress trunk (ingress-match.ts) and strip its tech prefix from the DNIS.
+ *   2. Admit: trunk and customer active; balance (prepaid: balance + allowed credit > 0;
+ *      postpaid: balance > -credit limit; unlimited credit skips it); call and CPS limits of
+ *      trunk and customer (current counters exclude this call: a limit of 10 admits the call
+ *      while fewer than 10 are up); ANI/DNIS digit rules; global and trunk block lists.
+ *   3. Price the ingress side: the number (DNIS, or LRN when the trunk bills by LRN and one is
+ *      given) in the product's rate table, effective at the call time; US jurisdictional tables
+ *      pick the column from the jurisdiction (jurisdiction.ts).
+ *   4. Route: the routing plan row of the longest DNIS prefix whose ANI prefix, number lengths
+ *      and time profile (and its route's time profile) accept the call; its static item (longest
+ *      code, time profile) or dynamic pool gives the egress trunks, each checked: known egress
+ *      trunk, active, vendor active, call/CPS limits (trunk, vendor, dynamic pool entry), trunk
+ *      block list, a vendor rate effective now (same jurisdiction rules, the vendor trunk's
+ *      bill-by number), and the margin: (ingress rate - vendor rate) / ingress rate must reach
+ *      the larger of the customer's minimum (ingress trunk's, else its carrier's) and the vendor
+ *      trunk's minimum. Survivors are ordered (egress-order.ts), capped by max_routes.
+ *   5. Each route carries the numbers to send (egress digit rules, egress tech prefix in front
+ *      of the DNIS); failover between them is applyFailover's job (failover.ts).
+ *
+ * Money in the answer is text: rates at their table's decimal places, the margin per minute
+ * (ingress rate - vendor rate) at the larger of the two tables' decimal places.
+ */
+import { creditAllows, limitFigures, limitReached, liveBalance } from './admission';
+import type { LimitHit } from './admission';
+import { rewriteNumber, stripTechPrefix } from './digits';
+import { jurisdictionFor, routeCandidates, toRoute } from './egress-candidates';
+import type { EgressContext } from './egress-candidates';
+import { findIngress } from './ingress-match';
+import type { IngressMatch } from './ingress-match';
+import { rateColumnFor, rateInColumn } from './jurisdiction';
+import type { Jurisdiction } from './jurisdiction';
+import { formatMoney } from './money';
+import { EGRESS_DROP, REJECT } from './reject-codes';
+import type { RejectCode } from './reject-codes';
+import type { CallAttempt, DecideOptions, IngressLeg, RoutingDecision, RoutingState } from './routing-types';
+import type { RateRow, RoutingSnapshot, SnapshotCarrier, SnapshotPlanRow } from './snapshot';
+import { timeProfileCovers } from './time-profile';
+import type { CompiledTimeProfile } from './time-profile';
+import { traceStep } from './trace';
+import type { TraceStep } from './trace';
+
+const NO_STATE: RoutingState = {};
+const NO_TRACE: readonly TraceStep[] = [];
+
+const LIMIT_REJECT: Readonly<Record<LimitHit, RejectCode>> = {
+  trunk_call_limit: REJECT.TRUNK_CALL_LIMIT,
+  trunk_cps_limit: REJECT.TRUNK_CPS_LIMIT,
+  carrier_call_limit: REJECT.CUSTOMER_CALL_LIMIT,
+  carrier_cps_limit: REJECT.CUSTOMER_CPS_LIMIT,
+};
+
+function isDigits(number: string): boolean {
+  if (number.length === 0) return false;
+  for (let i = 0; i < number.length; i++) {
+    const c = number.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+function planRowAccepts(row: SnapshotPlanRow, ani: string, dnis: string): boolean {
+  return (
+    dnis.length >= row.dnis_min_length &&
+    dnis.length <= row.dnis_max_length &&
+    ani.length >= row.ani_min_length &&
+    ani.length <= row.ani_max_length &&
+    ani.startsWith(row.ani_prefix)
+  );
+}
+
+function rejected(
+  trace: TraceStep[] | null,
+  why: RejectCode,
+  ingress: IngressLeg | null,
+  ani: string,
+  dnis: string,
+  detail = '',
+): RoutingDecision {
+  trace?.push(
+    traceStep('result', 'fail', `Rejected with ${why.code} (${why.reason})${detail ? `: ${detail}` : ''}.`),
+  );
+  return {
+    result: 'reject',
+    reject_code: why.code,
+    reject_reason: why.reason,
+    ani,
+    dnis,
+    ingress,
+    routes: [],
+    trace: trace ?? NO_TRACE,
+  };
+}
+
+function ingressLeg(
+  match: IngressMatch,
+  rate: string | null,
+  row: RateRow | null,
+  jurisdiction: Jurisdiction | null,
+): IngressLeg {
+  return {
+    carrier_id: match.trunk.carrier_id,
+    trunk_id: match.trunk.trunk_id,
+    tech_prefix: match.product.tech_prefix,
+    rate_table_id: match.product.rate_table_id,
+    routing_plan_id: match.product.routing_plan_id,
+    rate,
+    code: row?.code ?? null,
+    code_name: row?.code_name ?? null,
+    jurisdiction,
+  };
+}
+
+/** Step 2 up to the digit rules: active, credit, limits. Returns the refusal, or null. */
+function admit(
+  match: IngressMatch,
+  state: RoutingState,
+  trace: TraceStep[] | null,
+): { carrier: SnapshotCarrier } | RejectCode {
+  const trunk = match.trunk;
+  const carrier = trunk.carrier;
+  if (!trunk.is_active) {
+    trace?.push(traceStep('admission', 'fail', `Ingress trunk ${trunk.name} is inactive.`));
+    return REJECT.INGRESS_TRUNK_INACTIVE;
+  }
+  if (carrier === null || !carrier.is_active) {
+    trace?.push(
+      traceStep(
+        'admission',
+        'fail',
+        `Customer ${carrier?.name ?? `#${trunk.carrier_id}`} is ${carrier ? 'inactive' : 'unknown'}.`,
+      ),
+    );
+    return REJECT.CUSTOMER_INACTIVE;
+  }
+  trace?.push(traceStep('admission', 'ok', `Trunk ${trunk.name} and customer ${carrier.name} are active.`));
+
+  const balance = liveBalance(carrier, state);
+  if (!creditAllows(carrier, balance)) {
+    trace?.push(
+      traceStep(
+        'admission',
+        'fail',
+        carrier.prepaid
+          ? `Prepaid balance ${formatMoney(balance)} + allowed credit ${formatMoney(carrier.credit)} is not above 0.`
+          : `Postpaid balance ${formatMoney(balance)} is not above the credit limit -${formatMoney(carrier.credit)}.`,
+        { balance: formatMoney(balance), credit: formatMoney(carrier.credit) },
+      ),
+    );
+    return REJECT.INSUFFICIENT_BALANCE;
+  }
+  trace?.push(
+    traceStep(
+      'admission',
+      'ok',
+      carrier.unlimited_credit
+        ? `Customer ${carrier.name} has unlimited credit.`
+        : `Balance ${formatMoney(balance)} allows the call (${carrier.prepaid ? 'prepaid, allowed credit' : 'postpaid, credit limit'} ${formatMoney(carrier.credit)}).`,
+    ),
+  );
+
+  const hit = limitReached(state, trunk.trunk_id, trunk, carrier);
+  if (hit !== null) {
+    trace?.push(
+      traceStep(
+        'admission',
+        'fail',
+        `Limit reached: ${hit}.`,
+        limitFigures(state, trunk.trunk_id, trunk, carrier),
+      ),
+    );
+    return LIMIT_REJECT[hit];
+  }
+  trace?.push(
+    traceStep(
+      'admission',
+      'ok',
+      'Call and CPS limits of trunk and customer allow the call.',
+      limitFigures(state, trunk.trunk_id, trunk, carrier),
+    ),
+  );
+  return { carrier };
+}
+
+export function decide(
+  snapshot: RoutingSnapshot,
+  call: CallAttempt,
+  state: RoutingState = NO_STATE,
+  options?: DecideOptions,
+): RoutingDecision {
+  const trace: TraceStep[] | null = options?.trace === true ? [] : null;
+
+  // 1. Ingress trunk.
+  const search = findIngress(snapshot, call.source_ip, call.source_port, call.dnis, trace !== null);
+  const match = search.match;
+  if (match === null) {
+    trace?.push(
+      traceStep(
+        'ingress',
+        'fail',
+        search.hostOnly.length > 0
+          ? `Source ${call.source_ip} matches trunk(s) ${search.hostOnly.map((t) => t.name).join(', ')}, but none of their tech prefixes starts DNIS ${call.dnis}.`
+          : `No ingress trunk host matches source ${call.source_ip}${call.source_port != null ? ` port ${call.source_port}` : ''}.`,
+        {
+          source_ip: call.source_ip,
+          source_port: call.source_port ?? null,
+          host_only: search.hostOnly.map((t) => t.trunk_id),
+        },
+      ),
+    );
+    return rejected(trace, REJECT.NO_INGRESS_TRUNK, null, call.ani, call.dnis);
+  }
+  const { trunk, product } = match;
+  const stripped = stripTechPrefix(call.dnis, product.tech_prefix) ?? call.dnis;
+  trace?.push(
+    traceStep(
+      'ingress',
+      'ok',
+      `Ingress trunk ${trunk.name} (#${trunk.trunk_id}) matched source ${call.source_ip} by host /${match.netmask}${match.port !== null ? ` port ${match.port}` : ''}${product.tech_prefix ? `; tech prefix ${product.tech_prefix} stripped` : ''}.`,
+      {
+        trunk_id: trunk.trunk_id,
+        carrier_id: trunk.carrier_id,
+        netmask: match.netmask,
+        port: match.port,
+        tech_prefix: product.tech_prefix,
+      },
+    ),
+  );
+
+  // 2. Admission.
+  const admitted = admit(match, state, trace);
+  if (!('carrier' in admitted))
+    return rejected(trace, admitted, ingressLeg(match, null, null, null), call.ani, stripped);
+  const carrier = admitted.carrier;
+
+  const dnis = rewriteNumber(stripped, trunk.numbers.dnis);
+  const ani = rewriteNumber(call.ani, trunk.numbers.ani);
+  if (trunk.numbers.dnis !== null || trunk.numbers.ani !== null) {
+    trace?.push(
+      traceStep('digits', 'info', `Digit rules: ANI ${call.ani} -> ${ani}, DNIS ${stripped} -> ${dnis}.`, {
+        ani,
+        dnis,
+      }),
+    );
+  }
+  if (!isDigits(dnis)) {
+    trace?.push(traceStep('digits', 'fail', `DNIS "${dnis}" is not a number.`));
+    return rejected(trace, REJECT.INVALID_NUMBER, ingressLeg(match, null, null, null), ani, dnis);
+  }
+
+  const blocked =
+    snapshot.block_list.findGlobal(ani, dnis) ?? snapshot.block_list.findForTrunk(trunk.trunk_id, ani, dnis);
+  if (blocked !== undefined) {
+    const byDnis = blocked.dnis_exact != null || blocked.dnis_prefix != null;
+    trace?.push(
+      traceStep(
+        'block_list',
+        'fail',
+        `Blocked by ${blocked.trunk_id == null ? 'global' : 'trunk'} block-list entry${blocked.block_id != null ? ` #${blocked.block_id}` : ''}.`,
+        { entry: { ...blocked } },
+      ),
+    );
+    return rejected(
+      trace,
+      byDnis ? REJECT.DNIS_BLOCKED : REJECT.ANI_BLOCKED,
+      ingressLeg(match, null, null, null),
+      ani,
+      dnis,
+    );
+  }
+  trace?.push(traceStep('block_list', 'ok', `ANI ${ani} and DNIS ${dnis} are on no block list.`));
+
+  // 3. Ingress price.
+  const table = product.rate_table;
+  if (table === null) {
+    trace?.push(
+      traceStep(
+        'ingress_rate',
+        'fail',
+        `Trunk ${trunk.name} has no rate table${product.rate_table_id !== null ? ` (#${product.rate_table_id} unknown)` : ''}.`,
+      ),
+    );
+    return rejected(trace, REJECT.NO_RATE_TABLE, ingressLeg(match, null, null, null), ani, dnis);
+  }
+  const lrn = call.lrn != null && call.lrn !== '' ? call.lrn : null;
+  const byLrn = trunk.bill_by === 'lrn' && lrn !== null;
+  const ingressNumber = byLrn ? (lrn as string) : dnis;
+  const row = table.index.lookup(ingressNumber, call.time);
+  if (row === undefined) {
+    trace?.push(
+      traceStep(
+        'ingress_rate',
+        'fail',
+        `No code of rate table ${table.name} effective at the call time prefixes ${ingressNumber}.`,
+        {
+          rate_table_id: table.rate_table_id,
+          number: ingressNumber,
+        },
+      ),
+    );
+    return rejected(trace, REJECT.NO_INGRESS_RATE, ingressLeg(match, null, null, null), ani, dnis);
+  }
+  const jurisdictions: (Jurisdiction | undefined)[] = [undefined, undefined, undefined, undefined];
+  const jurisdiction = jurisdictionFor(snapshot, table, ani, ingressNumber, byLrn, jurisdictions);
+  const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
+  const ingressRate = rateInColumn(row, column);
+  const ingress = ingressLeg(match, snapshot.format(ingressRate, table.decimals), row, jurisdiction);
+  trace?.push(
+    traceStep(
+      'ingress_rate',
+      'ok',
+      `Rate table ${table.name}: code ${row.code}${row.code_name ? ` (${row.code_name})` : ''}, ${column} ${ingress.rate}${jurisdiction ? `, jurisdiction ${jurisdiction}` : ''}, billed ${row.min_time}/${row.interval}.`,
+      {
+        rate_table_id: table.rate_table_id,
+        number: ingressNumber,
+        code: row.code,
+        column,
+        rate: ingress.rate,
+        jurisdiction,
+        min_time: row.min_time,
+        interval: row.interval,
+        effective_date: row.effective_date,
+        end_date: row.end_date,
+      },
+    ),
+  );
+
+  // 4. Routing plan and route.
+  const plan = product.routing_plan;
+  if (plan === null) {
+    trace?.push(
+      traceStep(
+        'routing_plan',
+        'fail',
+        `Trunk ${trunk.name} has no routing plan${product.routing_plan_id !== null ? ` (#${product.routing_plan_id} unknown)` : ''}.`,
+      ),
+    );
+    return rejected(trace, REJECT.NO_ROUTING_PLAN, ingress, ani, dnis);
+  }
+  const offset = snapshot.settings.utc_offset_minutes;
+  const covers = (profile: CompiledTimeProfile | null) =>
+    profile === null || timeProfileCovers(profile, call.time, offset);
+  const planRow = plan.index.lookupWhere(
+    dnis,
+    (r) =>
+      planRowAccepts(r, ani, dnis) && covers(r.time_profile) && covers(r.dynamic_route?.time_profile ?? null),
+  );
+  if (planRow === undefined) {
+    trace?.push(
+      traceStep(
+        'routing_plan',
+        'fail',
+        `No row of routing plan ${plan.name} accepts DNIS ${dnis} from ANI ${ani} at this time.`,
+        {
+          candidates: plan.index.candidates(dnis).map((r) => ({
+            prefix: r.code,
+            route_type: r.route_type,
+            route_id: r.route_id,
+            time_profile_id: r.time_profile_id,
+          })),
+        },
+      ),
+    );
+    return rejected(trace, REJECT.NO_ROUTING_PREFIX, ingress, ani, dnis);
+  }
+  trace?.push(
+    traceStep(
+      'routing_plan',
+      'ok',
+      `Routing plan ${plan.name}: prefix "${planRow.code}" -> ${planRow.route_type} route #${planRow.route_id}${planRow.time_profile_id !== null ? ` (time profile #${planRow.time_profile_id})` : ''}.`,
+      { prefix: planRow.code, route_type: planRow.route_type, route_id: planRow.route_id },
+    ),
+  );
+
+  const ctx: EgressContext = {
+    snapshot,
+    call,
+    state,
+    trace,
+    ani,
+    dnis,
+    lrn,
+    ingressRate,
+    ingressDecimals: table.decimals,
+    customerMinMargin: trunk.min_profitability ?? carrier.min_profitability,
+    jurisdictions,
+  };
+  const candidates = routeCandidates(ctx, planRow, covers);
+  if (candidates === null || candidates.length === 0) {
+    return rejected(
+      trace,
+      REJECT.NO_ROUTE,
+      ingress,
+      ani,
+      dnis,
+      candidates === null ? 'the route gives no trunk list' : 'every egress trunk was dropped',
+    );
+  }
+
+  // 5. Routes to try, in order.
+  const max = snapshot.settings.max_routes;
+  const kept = max !== null && candidates.length > max ? candidates.slice(0, max) : candidates;
+  const routes = kept.map((c) => toRoute(ctx, c));
+  if (trace !== null) {
+    for (const c of candidates.slice(kept.length)) {
+      trace.push(
+        traceStep('egress', 'info', `Trunk ${c.trunk.name} left out: ${EGRESS_DROP.MAX_ROUTES} (${max}).`, {
+          trunk_id: c.trunk.trunk_id,
+        }),
+      );
+    }
+    trace.push(
+      traceStep(
+        'result',
+        'ok',
+        `Route to ${kept.map((c, i) => `${i + 1}. ${c.trunk.name} at ${routes[i]?.rate} (margin ${routes[i]?.profit})`).join('; ')}.`,
+        { order: routes.map((r) => r.trunk_id) },
+      ),
+    );
+  }
+  return {
+    result: 'route',
+    reject_code: null,
+    reject_reason: null,
+    ani,
+    dnis,
+    ingress,
+    routes,
+    trace: trace ?? NO_TRACE,
+  };
+}

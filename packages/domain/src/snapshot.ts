@@ -1,0 +1,553 @@
+/**
+ * The routing snapshot: the whole routing and rating configuration compiled once into lookup
+ * structures (tries, maps, parsed money, compiled time profiles), immutable, rebuilt by the
+ * server when configuration changes. `decide` reads it per call without parsing anything.
+ *
+ * Dangling references (a trunk naming an unknown rate table, a plan row naming an unknown
+ * route, ...) do not stop the build: they are listed in `warnings` and show up as a reject or a
+ * dropped trunk, with the reason in the trace. Malformed values (a rate "abc", a code "44a", a
+ * time "25:00") do stop it, with a SnapshotError naming the field.
+ */
+import { BlockList } from './block-list';
+import { compileNumberRules } from './digits';
+import type { TrunkNumberRules } from './digits';
+import { JurisdictionIndex } from './jurisdiction';
+import type { DefaultIjRule, JurisdictionalRates, RateTableType } from './jurisdiction';
+import { formatMoney, toMicros } from './money';
+import type { Micros, MoneyInput } from './money';
+import { HostIndex } from './network';
+import { PrefixIndex } from './prefix-index';
+import type { PrefixRow } from './prefix-index';
+import { compileTimeProfile } from './time-profile';
+import type { CompiledTimeProfile } from './time-profile';
+import type {
+  BillBy,
+  CarrierConfig,
+  DynamicRouteConfig,
+  DynamicRouteTrunkConfig,
+  DynamicRule,
+  EngineConfig,
+  FailoverRuleConfig,
+  RateTableConfig,
+  RouteType,
+  RoutingPlanConfig,
+  StaticRouteConfig,
+  StaticRouteTrunkConfig,
+  StaticStrategy,
+  TrunkConfig,
+  TrunkDirection,
+  TrunkHostConfig,
+} from './config';
+
+export class SnapshotError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = 'SnapshotError';
+  }
+}
+
+export interface SnapshotCarrier {
+  readonly carrier_id: number;
+  readonly name: string;
+  readonly is_active: boolean;
+  readonly prepaid: boolean;
+  readonly balance: Micros;
+  /** Prepaid: allowed credit; postpaid: credit limit. */
+  readonly credit: Micros;
+  readonly unlimited_credit: boolean;
+  /** Minimum margin in micro-percent, or null. */
+  readonly min_profitability: Micros | null;
+  readonly call_limit: number | null;
+  readonly cps_limit: number | null;
+}
+
+export interface RateRow extends PrefixRow, JurisdictionalRates {
+  readonly code: string;
+  readonly code_name: string | null;
+  readonly country: string | null;
+  readonly min_time: number;
+  readonly interval: number;
+  readonly grace_time: number;
+  readonly setup_fee: Micros;
+  readonly effective_date: number | null;
+  readonly end_date: number | null;
+}
+
+export interface SnapshotRateTable {
+  readonly rate_table_id: number;
+  readonly name: string;
+  readonly type: RateTableType;
+  readonly decimals: number;
+  readonly require_local_rate: boolean;
+  readonly index: PrefixIndex<RateRow>;
+}
+
+export interface IngressProduct {
+  readonly tech_prefix: string;
+  readonly rate_table_id: number | null;
+  readonly rate_table: SnapshotRateTable | null;
+  readonly routing_plan_id: number | null;
+  readonly routing_plan: SnapshotRoutingPlan | null;
+}
+
+export interface SnapshotTrunk {
+  readonly trunk_id: number;
+  readonly carrier_id: number;
+  readonly carrier: SnapshotCarrier | null;
+  readonly name: string;
+  readonly direction: TrunkDirection;
+  readonly is_active: boolean;
+  readonly hosts: readonly TrunkHostConfig[];
+  readonly tech_prefix: string;
+  /** Ingress: the products told apart by tech prefix, longest prefix first. */
+  readonly products: readonly IngressProduct[];
+  /** Egress: the vendor rate table. */
+  readonly rate_table_id: number | null;
+  readonly rate_table: SnapshotRateTable | null;
+  readonly bill_by: BillBy;
+  readonly min_profitability: Micros | null;
+  readonly call_limit: number | null;
+  readonly cps_limit: number | null;
+  readonly numbers: TrunkNumberRules;
+  readonly failover_rules: readonly FailoverRuleConfig[];
+}
+
+export interface SnapshotPlanRow extends PrefixRow {
+  readonly code: string;
+  readonly ani_prefix: string;
+  readonly dnis_min_length: number;
+  readonly dnis_max_length: number;
+  readonly ani_min_length: number;
+  readonly ani_max_length: number;
+  readonly route_type: RouteType;
+  readonly route_id: number;
+  readonly time_profile_id: number | null;
+  readonly time_profile: CompiledTimeProfile | null;
+  readonly static_route: SnapshotStaticRoute | null;
+  readonly dynamic_route: SnapshotDynamicRoute | null;
+}
+
+export interface SnapshotRoutingPlan {
+  readonly routing_plan_id: number;
+  readonly name: string;
+  readonly index: PrefixIndex<SnapshotPlanRow>;
+}
+
+export interface SnapshotStaticItem extends PrefixRow {
+  readonly code: string;
+  readonly strategy: StaticStrategy;
+  readonly time_profile_id: number | null;
+  readonly time_profile: CompiledTimeProfile | null;
+  readonly trunks: readonly StaticRouteTrunkConfig[];
+  /** Key of this item's round-robin cursor in RoutingState.round_robin. */
+  readonly cursor_key: string;
+}
+
+export interface SnapshotStaticRoute {
+  readonly static_route_id: number;
+  readonly name: string;
+  readonly route_by: BillBy;
+  readonly index: PrefixIndex<SnapshotStaticItem>;
+}
+
+export interface SnapshotDynamicRoute {
+  readonly dynamic_route_id: number;
+  readonly name: string;
+  readonly rule: DynamicRule;
+  readonly time_profile_id: number | null;
+  readonly time_profile: CompiledTimeProfile | null;
+  readonly trunks: readonly DynamicRouteTrunkConfig[];
+}
+
+export interface SnapshotSettings {
+  readonly default_ij_rule: DefaultIjRule;
+  readonly utc_offset_minutes: number;
+  readonly default_failover_rules: readonly FailoverRuleConfig[];
+  readonly max_routes: number | null;
+}
+
+export interface RoutingSnapshot {
+  readonly carriers: ReadonlyMap<number, SnapshotCarrier>;
+  readonly trunks: ReadonlyMap<number, SnapshotTrunk>;
+  readonly rate_tables: ReadonlyMap<number, SnapshotRateTable>;
+  readonly routing_plans: ReadonlyMap<number, SnapshotRoutingPlan>;
+  readonly static_routes: ReadonlyMap<number, SnapshotStaticRoute>;
+  readonly dynamic_routes: ReadonlyMap<number, SnapshotDynamicRoute>;
+  readonly time_profiles: ReadonlyMap<number, CompiledTimeProfile>;
+  readonly ingress_hosts: HostIndex<SnapshotTrunk>;
+  readonly block_list: BlockList;
+  readonly jurisdiction: JurisdictionIndex;
+  readonly settings: SnapshotSettings;
+  /** Formats money at 0..6 places, memoised (rates and margins repeat a lot). */
+  readonly format: (amount: Micros, decimals: number) => string;
+  /** Dangling references found while building. */
+  readonly warnings: readonly string[];
+}
+
+/** Parses money fields with a memo: decks repeat the same few rate strings many times. */
+class MoneyReader {
+  private readonly memo = new Map<string, Micros>();
+
+  read(value: MoneyInput, field: string): Micros {
+    if (typeof value === 'bigint') return value;
+    let micros = this.memo.get(value);
+    if (micros === undefined) {
+      try {
+        micros = toMicros(value);
+      } catch (error) {
+        throw new SnapshotError(field, (error as Error).message);
+      }
+      this.memo.set(value, micros);
+    }
+    return micros;
+  }
+
+  optional(value: MoneyInput | null | undefined, field: string): Micros | null {
+    return value == null || value === '' ? null : this.read(value, field);
+  }
+}
+
+function memoisedFormat(): (amount: Micros, decimals: number) => string {
+  const caches = Array.from({ length: 7 }, () => new Map<Micros, string>());
+  return (amount, decimals) => {
+    const cache = caches[decimals];
+    if (cache === undefined) return formatMoney(amount, decimals); // throws the RangeError
+    let text = cache.get(amount);
+    if (text === undefined) {
+      if (cache.size >= 100_000) cache.clear();
+      text = formatMoney(amount, decimals);
+      cache.set(amount, text);
+    }
+    return text;
+  };
+}
+
+function wholeSeconds(
+  value: number | null | undefined,
+  fallback: number,
+  min: number,
+  field: string,
+): number {
+  const seconds = value ?? fallback;
+  if (!Number.isSafeInteger(seconds) || seconds < min) {
+    throw new SnapshotError(field, `must be an integer >= ${min}, got ${seconds}`);
+  }
+  return seconds;
+}
+
+function limit(value: number | null | undefined, field: string): number | null {
+  if (value == null) return null;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new SnapshotError(field, `must be an integer >= 0, got ${value}`);
+  return value;
+}
+
+function buildRateTable(config: RateTableConfig, at: string, money: MoneyReader): SnapshotRateTable {
+  const decimals = config.decimal_places;
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 6) {
+    throw new SnapshotError(`${at}.decimal_places`, `must be 0..6, got ${decimals}`);
+  }
+  const rows = new Array<RateRow>(config.rows.length);
+  for (let i = 0; i < config.rows.length; i++) {
+    const r = config.rows[i]!;
+    const f = `${at}.rows[${i}]`;
+    if (r.effective_date != null && r.end_date != null && r.end_date <= r.effective_date) {
+      throw new SnapshotError(`${f}.end_date`, 'effective date must be less than end date');
+    }
+    rows[i] = {
+      code: r.code,
+      code_name: r.code_name ?? null,
+      country: r.country ?? null,
+      rate: money.read(r.rate, `${f}.rate`),
+      intra_rate: money.optional(r.intra_rate, `${f}.intra_rate`),
+      inter_rate: money.optional(r.inter_rate, `${f}.inter_rate`),
+      ij_rate: money.optional(r.ij_rate, `${f}.ij_rate`),
+      local_rate: money.optional(r.local_rate, `${f}.local_rate`),
+      min_time: wholeSeconds(r.min_time, 1, 0, `${f}.min_time`),
+      interval: wholeSeconds(r.interval, 1, 1, `${f}.interval`),
+      grace_time: wholeSeconds(r.grace_time, 0, 0, `${f}.grace_time`),
+      setup_fee: money.optional(r.setup_fee, `${f}.setup_fee`) ?? 0n,
+      effective_date: r.effective_date ?? null,
+      end_date: r.end_date ?? null,
+    };
+  }
+  let index: PrefixIndex<RateRow>;
+  try {
+    index = PrefixIndex.build(rows);
+  } catch (error) {
+    throw new SnapshotError(`${at}.rows`, (error as Error).message);
+  }
+  return {
+    rate_table_id: config.rate_table_id,
+    name: config.name ?? `#${config.rate_table_id}`,
+    type: config.type,
+    decimals,
+    require_local_rate: config.require_local_rate ?? false,
+    index,
+  };
+}
+
+function buildCarrier(c: CarrierConfig, at: string, money: MoneyReader): SnapshotCarrier {
+  const prepaid = c.mode === 'prepaid';
+  return {
+    carrier_id: c.carrier_id,
+    name: c.name,
+    is_active: c.is_active,
+    prepaid,
+    balance: money.read(c.balance, `${at}.balance`),
+    credit:
+      (prepaid
+        ? money.optional(c.allowed_credit, `${at}.allowed_credit`)
+        : money.optional(c.credit_limit, `${at}.credit_limit`)) ?? 0n,
+    unlimited_credit: c.unlimited_credit ?? false,
+    min_profitability: money.optional(c.min_profitability_percent, `${at}.min_profitability_percent`),
+    call_limit: limit(c.call_limit, `${at}.call_limit`),
+    cps_limit: limit(c.cps_limit, `${at}.cps_limit`),
+  };
+}
+
+export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
+  const warnings: string[] = [];
+  const money = new MoneyReader();
+
+  const timeProfiles = new Map<number, CompiledTimeProfile>();
+  (config.time_profiles ?? []).forEach((p, i) => {
+    try {
+      timeProfiles.set(p.time_profile_id, compileTimeProfile(p));
+    } catch (error) {
+      throw new SnapshotError(`time_profiles[${i}]`, (error as Error).message);
+    }
+  });
+  const profile = (id: number | null | undefined, where: string): CompiledTimeProfile | null => {
+    if (id == null) return null;
+    const found = timeProfiles.get(id);
+    if (!found) warnings.push(`${where}: unknown time profile ${id} (treated as all time)`);
+    return found ?? null;
+  };
+
+  const carriers = new Map<number, SnapshotCarrier>();
+  config.carriers.forEach((c, i) => carriers.set(c.carrier_id, buildCarrier(c, `carriers[${i}]`, money)));
+
+  const rateTables = new Map<number, SnapshotRateTable>();
+  config.rate_tables.forEach((t, i) =>
+    rateTables.set(t.rate_table_id, buildRateTable(t, `rate_tables[${i}]`, money)),
+  );
+  const rateTable = (id: number | null | undefined, where: string): SnapshotRateTable | null => {
+    if (id == null) return null;
+    const found = rateTables.get(id);
+    if (!found) warnings.push(`${where}: unknown rate table ${id}`);
+    return found ?? null;
+  };
+
+  const staticRoutes = new Map<number, SnapshotStaticRoute>();
+  (config.static_routes ?? []).forEach((s, i) =>
+    staticRoutes.set(s.static_route_id, buildStaticRoute(s, i, profile, warnings)),
+  );
+  const dynamicRoutes = new Map<number, SnapshotDynamicRoute>();
+  (config.dynamic_routes ?? []).forEach((d, i) =>
+    dynamicRoutes.set(d.dynamic_route_id, buildDynamicRoute(d, i, profile)),
+  );
+
+  const plans = new Map<number, SnapshotRoutingPlan>();
+  config.routing_plans.forEach((p, i) =>
+    plans.set(
+      p.routing_plan_id,
+      buildPlan(p, `routing_plans[${i}]`, profile, staticRoutes, dynamicRoutes, warnings),
+    ),
+  );
+  const plan = (id: number | null | undefined, where: string): SnapshotRoutingPlan | null => {
+    if (id == null) return null;
+    const found = plans.get(id);
+    if (!found) warnings.push(`${where}: unknown routing plan ${id}`);
+    return found ?? null;
+  };
+
+  const trunks = new Map<number, SnapshotTrunk>();
+  const ingressHosts = new HostIndex<SnapshotTrunk>();
+  config.trunks.forEach((t, i) => {
+    const at = `trunks[${i}]`;
+    const trunk = buildTrunk(t, at, money, carriers, rateTable, plan, warnings);
+    trunks.set(t.trunk_id, trunk);
+    if (t.direction !== 'ingress') return;
+    t.hosts.forEach((h, k) => {
+      if (h.port != null && (!Number.isInteger(h.port) || h.port < 1 || h.port > 65535)) {
+        throw new SnapshotError(`${at}.hosts[${k}].port`, `must be 1..65535, got ${h.port}`);
+      }
+      try {
+        ingressHosts.add(trunk, h.ip, h.port, h.netmask);
+      } catch (error) {
+        throw new SnapshotError(`${at}.hosts[${k}].netmask`, (error as Error).message);
+      }
+    });
+  });
+
+  let blockList: BlockList;
+  try {
+    blockList = BlockList.build(config.block_list ?? []);
+  } catch (error) {
+    throw new SnapshotError('block_list', (error as Error).message);
+  }
+
+  const settings = config.settings;
+  return {
+    carriers,
+    trunks,
+    rate_tables: rateTables,
+    routing_plans: plans,
+    static_routes: staticRoutes,
+    dynamic_routes: dynamicRoutes,
+    time_profiles: timeProfiles,
+    ingress_hosts: ingressHosts,
+    block_list: blockList,
+    jurisdiction: JurisdictionIndex.build(config.jurisdiction ?? new Map()),
+    settings: {
+      default_ij_rule: settings.default_ij_rule,
+      utc_offset_minutes: settings.utc_offset_minutes ?? 0,
+      default_failover_rules: settings.default_failover_rules ?? [],
+      max_routes: settings.max_routes ?? null,
+    },
+    format: memoisedFormat(),
+    warnings,
+  };
+}
+
+type ProfileOf = (id: number | null | undefined, where: string) => CompiledTimeProfile | null;
+
+function buildTrunk(
+  t: TrunkConfig,
+  at: string,
+  money: MoneyReader,
+  carriers: ReadonlyMap<number, SnapshotCarrier>,
+  rateTable: (id: number | null | undefined, where: string) => SnapshotRateTable | null,
+  plan: (id: number | null | undefined, where: string) => SnapshotRoutingPlan | null,
+  warnings: string[],
+): SnapshotTrunk {
+  const carrier = carriers.get(t.carrier_id) ?? null;
+  if (!carrier) warnings.push(`${at}: unknown carrier ${t.carrier_id}`);
+  const techPrefix = t.tech_prefix ?? '';
+  const rows =
+    t.direction === 'ingress'
+      ? (t.routing_rows ?? [
+          {
+            tech_prefix: techPrefix,
+            rate_table_id: t.rate_table_id ?? null,
+            routing_plan_id: t.routing_plan_id ?? null,
+          },
+        ])
+      : [];
+  const products = rows
+    .map((r, k) => ({
+      tech_prefix: r.tech_prefix,
+      rate_table_id: r.rate_table_id,
+      rate_table: rateTable(r.rate_table_id, `${at}.routing_rows[${k}]`),
+      routing_plan_id: r.routing_plan_id,
+      routing_plan: plan(r.routing_plan_id, `${at}.routing_rows[${k}]`),
+    }))
+    .sort((a, b) => b.tech_prefix.length - a.tech_prefix.length);
+  return {
+    trunk_id: t.trunk_id,
+    carrier_id: t.carrier_id,
+    carrier,
+    name: t.name,
+    direction: t.direction,
+    is_active: t.is_active,
+    hosts: t.hosts,
+    tech_prefix: techPrefix,
+    products,
+    rate_table_id: t.rate_table_id ?? null,
+    rate_table: t.direction === 'egress' ? rateTable(t.rate_table_id, at) : null,
+    bill_by: t.bill_by ?? 'dnis',
+    min_profitability: money.optional(t.min_profitability, `${at}.min_profitability`),
+    call_limit: limit(t.call_limit, `${at}.call_limit`),
+    cps_limit: limit(t.cps_limit, `${at}.cps_limit`),
+    numbers: compileNumberRules(t.digit_replacements, t.digit_manipulations),
+    failover_rules: t.failover_rules ?? [],
+  };
+}
+
+function buildStaticRoute(
+  s: StaticRouteConfig,
+  i: number,
+  profile: ProfileOf,
+  warnings: string[],
+): SnapshotStaticRoute {
+  const at = `static_routes[${i}]`;
+  const items = s.items.map((item, k): SnapshotStaticItem => {
+    if (item.strategy === 'percentage') {
+      const sum = item.trunks.reduce((total, t) => total + (t.percentage ?? 0), 0);
+      if (sum !== 100)
+        warnings.push(`${at}.items[${k}]: percentages sum to ${sum}, not 100 (used as weights)`);
+    }
+    return {
+      code: item.code,
+      strategy: item.strategy,
+      time_profile_id: item.time_profile_id ?? null,
+      time_profile: profile(item.time_profile_id, `${at}.items[${k}]`),
+      trunks: item.trunks,
+      cursor_key: `static:${s.static_route_id}:${k}`,
+    };
+  });
+  let index: PrefixIndex<SnapshotStaticItem>;
+  try {
+    index = PrefixIndex.build(items);
+  } catch (error) {
+    throw new SnapshotError(`${at}.items`, (error as Error).message);
+  }
+  return {
+    static_route_id: s.static_route_id,
+    name: s.name ?? `#${s.static_route_id}`,
+    route_by: s.route_by ?? 'dnis',
+    index,
+  };
+}
+
+function buildDynamicRoute(d: DynamicRouteConfig, i: number, profile: ProfileOf): SnapshotDynamicRoute {
+  return {
+    dynamic_route_id: d.dynamic_route_id,
+    name: d.name ?? `#${d.dynamic_route_id}`,
+    rule: d.rule,
+    time_profile_id: d.time_profile_id ?? null,
+    time_profile: profile(d.time_profile_id, `dynamic_routes[${i}]`),
+    trunks: d.trunks,
+  };
+}
+
+function buildPlan(
+  p: RoutingPlanConfig,
+  at: string,
+  profile: ProfileOf,
+  staticRoutes: ReadonlyMap<number, SnapshotStaticRoute>,
+  dynamicRoutes: ReadonlyMap<number, SnapshotDynamicRoute>,
+  warnings: string[],
+): SnapshotRoutingPlan {
+  const rows = p.rows.map((r, k): SnapshotPlanRow => {
+    const where = `${at}.rows[${k}]`;
+    const staticRoute = r.route_type === 'static' ? (staticRoutes.get(r.route_id) ?? null) : null;
+    const dynamicRoute = r.route_type === 'dynamic' ? (dynamicRoutes.get(r.route_id) ?? null) : null;
+    if (!staticRoute && !dynamicRoute) warnings.push(`${where}: unknown ${r.route_type} route ${r.route_id}`);
+    return {
+      code: r.prefix,
+      ani_prefix: r.ani_prefix ?? '',
+      dnis_min_length: r.dnis_min_length ?? 0,
+      dnis_max_length: r.dnis_max_length ?? Infinity,
+      ani_min_length: r.ani_min_length ?? 0,
+      ani_max_length: r.ani_max_length ?? Infinity,
+      route_type: r.route_type,
+      route_id: r.route_id,
+      time_profile_id: r.time_profile_id ?? null,
+      time_profile: profile(r.time_profile_id, where),
+      static_route: staticRoute,
+      dynamic_route: dynamicRoute,
+    };
+  });
+  let index: PrefixIndex<SnapshotPlanRow>;
+  try {
+    index = PrefixIndex.build(rows);
+  } catch (error) {
+    throw new SnapshotError(`${at}.rows`, (error as Error).message);
+  }
+  return { routing_plan_id: p.routing_plan_id, name: p.name ?? `#${p.routing_plan_id}`, index };
+}

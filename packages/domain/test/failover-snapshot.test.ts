@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { applyFailover, sipReasonPhrase } from '../src/failover';
+import { SnapshotError, buildSnapshot } from '../src/snapshot';
+import type { FailoverRuleConfig } from '../src/config';
+import { baseConfig, rates } from './fixtures';
+
+describe('applyFailover', () => {
+  const system: FailoverRuleConfig[] = [
+    { sip_code: 404, action: 'return', return_code: 404, return_clause: 'Number not found' },
+    { sip_code: 486, action: 'next' },
+  ];
+  const trunk = {
+    failover_rules: [
+      { sip_code: 503, action: 'return', return_code: 480, return_clause: 'Vendor down' },
+      { sip_code: 404, action: 'next' },
+      { sip_code: 402, action: 'return' },
+    ] satisfies FailoverRuleConfig[],
+  };
+
+  it("uses the trunk's rule first", () => {
+    expect(applyFailover(trunk, 503, system)).toEqual({ return_code: 480, return_clause: 'Vendor down' });
+    expect(applyFailover(trunk, 404, system)).toBe('next');
+    expect(applyFailover(trunk, 402, system)).toEqual({
+      return_code: 402,
+      return_clause: 'Payment Required',
+    });
+  });
+
+  it('falls back to the system default rule', () => {
+    expect(applyFailover(trunk, 486, system)).toBe('next');
+    expect(applyFailover({}, 404, system)).toEqual({ return_code: 404, return_clause: 'Number not found' });
+  });
+
+  it('falls back to the built-in rule: called-party answers return, the rest try the next route', () => {
+    expect(applyFailover({}, 486)).toEqual({ return_code: 486, return_clause: 'Busy Here' });
+    expect(applyFailover({}, 487)).toEqual({ return_code: 487, return_clause: 'Request Terminated' });
+    expect(applyFailover({}, 603)).toEqual({ return_code: 603, return_clause: 'Decline' });
+    expect(applyFailover({}, 503)).toBe('next');
+    expect(applyFailover({}, 408)).toBe('next');
+    expect(applyFailover({ failover_rules: null }, 404)).toBe('next');
+    expect(sipReasonPhrase(499)).toBe('SIP 499');
+  });
+});
+
+describe('buildSnapshot', () => {
+  it('names the field of a malformed value', () => {
+    const badRate = baseConfig({ rate_tables: [rates(1, [{ code: '44', rate: '0,02' }])] });
+    expect(() => buildSnapshot(badRate)).toThrow(SnapshotError);
+    expect(() => buildSnapshot(badRate)).toThrow('rate_tables[0].rows[0].rate: not a decimal amount: "0,02"');
+    expect(() => buildSnapshot(baseConfig({ rate_tables: [rates(1, [{ code: '4a', rate: '1' }])] }))).toThrow(
+      /rate_tables\[0\]\.rows: code must contain digits only/,
+    );
+    expect(() =>
+      buildSnapshot(baseConfig({ rate_tables: [rates(1, [{ code: '4', rate: '1', interval: 0 }])] })),
+    ).toThrow('rate_tables[0].rows[0].interval: must be an integer >= 1, got 0');
+    expect(() =>
+      buildSnapshot(
+        baseConfig({ rate_tables: [rates(1, [{ code: '4', rate: '1', effective_date: 5, end_date: 5 }])] }),
+      ),
+    ).toThrow(/effective date must be less than end date/);
+    expect(() => buildSnapshot(baseConfig({ rate_tables: [rates(1, [], { decimal_places: 7 })] }))).toThrow(
+      'rate_tables[0].decimal_places: must be 0..6, got 7',
+    );
+    expect(() =>
+      buildSnapshot(
+        baseConfig({
+          time_profiles: [{ time_profile_id: 1, type: 'daily', start_time: '25:00', end_time: '01:00' }],
+        }),
+      ),
+    ).toThrow(/time_profiles\[0\]/);
+    expect(() => buildSnapshot(baseConfig({ block_list: [{ trunk_id: 1 }] }))).toThrow(/block_list/);
+  });
+
+  it('lists dangling references as warnings', () => {
+    const config = baseConfig({
+      routing_plans: [
+        {
+          routing_plan_id: 1,
+          rows: [
+            { prefix: '', route_type: 'dynamic', route_id: 77, time_profile_id: 5 },
+            { prefix: '1', route_type: 'static', route_id: 2 },
+          ],
+        },
+      ],
+      static_routes: [
+        {
+          static_route_id: 2,
+          items: [{ code: '', strategy: 'percentage', trunks: [{ trunk_id: 11, percentage: 60 }] }],
+        },
+      ],
+    });
+    expect(buildSnapshot(config).warnings).toEqual([
+      'static_routes[0].items[0]: percentages sum to 60, not 100 (used as weights)',
+      'routing_plans[0].rows[0]: unknown dynamic route 77',
+      'routing_plans[0].rows[0]: unknown time profile 5 (treated as all time)',
+    ]);
+  });
+
+  it('parses money once into micro-units', () => {
+    const snapshot = buildSnapshot(baseConfig());
+    expect(snapshot.carriers.get(1)?.credit).toBe(1_000_000_000n);
+    expect(snapshot.rate_tables.get(1)?.index.lookup('4479', 0)?.rate).toBe(30_000n);
+    expect(snapshot.rate_tables.get(1)?.index.lookup('4479', 0)?.min_time).toBe(30);
+    expect(snapshot.rate_tables.get(11)?.index.lookup('4479', 0)?.interval).toBe(1);
+    expect(snapshot.format(12_345n, 4)).toBe('0.0123');
+  });
+});
