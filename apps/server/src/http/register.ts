@@ -19,20 +19,42 @@ export const registeredEndpoints: Endpoint[] = [];
 /**
  * Registers one contract endpoint: authenticate, check access, validate params/query/body with the
  * contract's schemas (field errors named and localised), run the handler, wrap the envelope.
+ * `ownToken`: the handler checks the token itself (check-token renews one past its access window,
+ * which authentication would refuse with 120); the endpoint must be public.
  */
-export function implement<E extends Endpoint>(app: FastifyInstance, services: Services, endpoint: E, handler: Handler<E>): void {
+export function implement<E extends Endpoint>(
+  app: FastifyInstance,
+  services: Services,
+  endpoint: E,
+  handler: Handler<E>,
+  opts: { ownToken?: boolean } = {},
+): void {
+  if (opts.ownToken && endpoint.access.kind !== 'public')
+    throw new Error(`ownToken needs a public endpoint: ${endpoint.path}`);
   if (!registeredEndpoints.includes(endpoint)) registeredEndpoints.push(endpoint);
   app.route({
     method: endpoint.method,
     url: '/api' + endpoint.path,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const lang = services.i18n.languageOf(req);
-      const actor = await services.auth.authenticate(req, endpoint.access.kind !== 'public');
+      const actor = opts.ownToken
+        ? null
+        : await services.auth.authenticate(req, endpoint.access.kind !== 'public');
       checkAccess(endpoint, actor);
       const params = parse(endpoint.params, req.params);
       const query = parse(endpoint.query, req.query);
       const body = endpoint.multipart ? undefined : parse(endpoint.body, req.body ?? {});
-      const ctx: Ctx<unknown, unknown, unknown> = { params, query, body, lang, ip: req.ip, actor, services, req, reply };
+      const ctx: Ctx<unknown, unknown, unknown> = {
+        params,
+        query,
+        body,
+        lang,
+        ip: req.ip,
+        actor,
+        services,
+        req,
+        reply,
+      };
       const result = await (handler as (c: Ctx<unknown, unknown, unknown>) => Promise<unknown>)(ctx);
       if (endpoint.raw) return reply;
       return reply.send(okEnvelope(result ?? null));
@@ -77,10 +99,14 @@ function parse(schema: z.ZodType | undefined, value: unknown): unknown {
 function issueToField(issue: z.core.$ZodIssue, field: string): FieldError {
   const label = field;
   if (issue.code === 'unrecognized_keys') return { key: 'invalidValue', params: [issue.keys.join(', ')] };
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) return { key: 'required', params: [label] };
-  if (issue.code === 'invalid_value' && 'values' in issue) return { key: 'mustBeOneOf', params: [label, issue.values.map(String).join(', ')] };
-  if (issue.code === 'too_big' && issue.origin === 'string') return { key: 'tooLong', params: [label, Number(issue.maximum)] };
-  if (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1) return { key: 'required', params: [label] };
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined)
+    return { key: 'required', params: [label] };
+  if (issue.code === 'invalid_value' && 'values' in issue)
+    return { key: 'mustBeOneOf', params: [label, issue.values.map(String).join(', ')] };
+  if (issue.code === 'too_big' && issue.origin === 'string')
+    return { key: 'tooLong', params: [label, Number(issue.maximum)] };
+  if (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1)
+    return { key: 'required', params: [label] };
   // Contract schemas use message keys of the catalogue as their messages.
   return { key: issue.message, params: [label] };
 }
@@ -91,15 +117,35 @@ export function installErrorHandling(app: FastifyInstance, services: Services): 
     const lang = services.i18n.languageOf(req);
     if (err instanceof AppError) {
       const errors = err.fields ? localize.fields(err.fields, lang) : null;
-      const message = errors && err.key === 'validationFailed' ? Object.values(errors).join('; ') : localize.message(err.key, lang, err.params);
+      const message =
+        errors && err.key === 'validationFailed'
+          ? Object.values(errors).join('; ')
+          : localize.message(err.key, lang, err.params);
       return reply.status(err.status).send(errorEnvelope(err.code, message, errors));
     }
     const e = err as { statusCode?: number; code?: string; message?: string };
-    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (e.statusCode === 400 && /JSON/i.test(e.message ?? ''))) {
-      return reply.status(400).send(errorEnvelope(ErrorCode.validation, localize.message('malformedJson', lang), { _: localize.message('malformedJson', lang) }));
+    if (
+      e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      (e.statusCode === 400 && /JSON/i.test(e.message ?? ''))
+    ) {
+      return reply
+        .status(400)
+        .send(
+          errorEnvelope(ErrorCode.validation, localize.message('malformedJson', lang), {
+            _: localize.message('malformedJson', lang),
+          }),
+        );
     }
-    if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE' || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send(errorEnvelope(ErrorCode.validation, localize.message('fileTooBig', lang, { size: '?', max: 1000 })));
+    if (
+      e.statusCode === 413 ||
+      e.code === 'FST_REQ_FILE_TOO_LARGE' ||
+      e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+    ) {
+      return reply
+        .status(413)
+        .send(
+          errorEnvelope(ErrorCode.validation, localize.message('fileTooBig', lang, { size: '?', max: 1000 })),
+        );
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return reply.status(e.statusCode).send(errorEnvelope(ErrorCode.validation, e.message ?? 'Bad request'));
@@ -109,6 +155,13 @@ export function installErrorHandling(app: FastifyInstance, services: Services): 
   });
   app.setNotFoundHandler((req, reply) => {
     const lang = services.i18n.languageOf(req);
-    return reply.status(404).send(errorEnvelope(ErrorCode.notFound, localize.message('routeNotFound', lang, [req.method, req.url.split('?')[0] ?? ''])));
+    return reply
+      .status(404)
+      .send(
+        errorEnvelope(
+          ErrorCode.notFound,
+          localize.message('routeNotFound', lang, [req.method, req.url.split('?')[0] ?? '']),
+        ),
+      );
   });
 }

@@ -26,7 +26,10 @@ export interface IssuedToken {
   expires_at: string;
 }
 
-const tokenError = (code: number, key: 'tokenIncorrect' | 'tokenDisabled' | 'tokenExpired' | 'tokenNotProvided') => new AppError(code, key, [], 401);
+const tokenError = (
+  code: number,
+  key: 'tokenIncorrect' | 'tokenDisabled' | 'tokenExpired' | 'tokenNotProvided',
+) => new AppError(code, key, [], 401);
 
 export class AuthService {
   readonly grants = new GrantsCache();
@@ -42,31 +45,62 @@ export class AuthService {
   /** Effective type: a client user is a vendor when its carrier is a vendor. */
   async userTypeOf(user: UserRecord): Promise<UserType> {
     if (user.user_type !== 'client' || !user.client_id) return user.user_type;
-    const c = await this.s.db.selectFrom('carriers').select('client_type').where('client_id', '=', user.client_id).executeTakeFirst();
+    const c = await this.s.db
+      .selectFrom('carriers')
+      .select('client_type')
+      .where('client_id', '=', user.client_id)
+      .executeTakeFirst();
     return c?.client_type === 'vendor' ? 'vendor' : 'client';
   }
 
   async signIn(nameOrEmail: string, password: string, ip: string, userAgent: string): Promise<IssuedToken> {
     const db = this.s.db;
     const since = new Date(Date.now() - THROTTLE_WINDOW_MIN * 60_000);
-    const [byName, byIp] = await Promise.all([
-      db.selectFrom('signin_history').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(sql<string>`lower(name)`, '=', nameOrEmail.toLowerCase()).where('result', '!=', 'success').where('created_at', '>', since).executeTakeFirstOrThrow(),
-      db.selectFrom('signin_history').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('ip', '=', ip).where('result', '!=', 'success').where('created_at', '>', since).executeTakeFirstOrThrow(),
-    ]);
-    if (Number(byName.n) >= MAX_FAILURES_PER_NAME || Number(byIp.n) >= MAX_FAILURES_PER_IP) {
-      await this.logSignin(null, nameOrEmail, ip, 'forbidden', 'throttled');
-      throw new AppError(ErrorCode.throttled, 'tooManyAttempts', [THROTTLE_WINDOW_MIN], 429);
-    }
     const user = await db
       .selectFrom('users')
       .selectAll()
-      .where((eb) => eb.or([eb(sql<string>`lower(name)`, '=', nameOrEmail.toLowerCase()), eb(sql<string>`lower(email)`, '=', nameOrEmail.toLowerCase())]))
+      .where((eb) =>
+        eb.or([
+          eb(sql<string>`lower(name)`, '=', nameOrEmail.toLowerCase()),
+          eb(sql<string>`lower(email)`, '=', nameOrEmail.toLowerCase()),
+        ]),
+      )
       .orderBy(sql`lower(name) = ${nameOrEmail.toLowerCase()}`, 'desc')
       .executeTakeFirst();
+    // Failures count per account (whether it was named by user name or e-mail) and per IP.
+    const [byName, byIp] = await Promise.all([
+      db
+        .selectFrom('signin_history')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where((eb) =>
+          eb.or([
+            eb(sql<string>`lower(name)`, '=', nameOrEmail.toLowerCase()),
+            ...(user ? [eb('user_id', '=', user.user_id)] : []),
+          ]),
+        )
+        .where('result', '!=', 'success')
+        .where('created_at', '>', since)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('signin_history')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('ip', '=', ip)
+        .where('result', '!=', 'success')
+        .where('created_at', '>', since)
+        .executeTakeFirstOrThrow(),
+    ]);
+    if (Number(byName.n) >= MAX_FAILURES_PER_NAME || Number(byIp.n) >= MAX_FAILURES_PER_IP) {
+      await this.logSignin(user?.user_id ?? null, nameOrEmail, ip, 'forbidden', 'throttled');
+      throw new AppError(ErrorCode.throttled, 'tooManyAttempts', [THROTTLE_WINDOW_MIN], 429);
+    }
     if (!user || !(await this.verify(password, user.password_hash))) {
-      await this.logSignin(user?.user_id ?? null, nameOrEmail, ip, 'failed', user ? 'wrong password' : 'unknown user');
+      await this.logSignin(
+        user?.user_id ?? null,
+        nameOrEmail,
+        ip,
+        'failed',
+        user ? 'wrong password' : 'unknown user',
+      );
       throw new AppError(ErrorCode.signIn, 'incorrectCredentials', [], 401);
     }
     const refusal = await this.refusal(user, ip);
@@ -75,28 +109,53 @@ export class AuthService {
       throw new AppError(ErrorCode.signIn, refusal.key, [ip], 403);
     }
     const issued = await this.issue(user.user_id, ip, userAgent);
-    await db.updateTable('users').set({ last_login_at: new Date(), last_seen_at: new Date() }).where('user_id', '=', user.user_id).execute();
+    await db
+      .updateTable('users')
+      .set({ last_login_at: new Date(), last_seen_at: new Date() })
+      .where('user_id', '=', user.user_id)
+      .execute();
     await this.logSignin(user.user_id, user.name, ip, 'success', '');
     return issued;
   }
 
   /** Why a correct password still may not sign in: inactive user or carrier, pending registration, IP. */
-  private async refusal(user: UserRecord, ip: string): Promise<{ key: 'userInactive' | 'ipNotAllowed'; reason: string } | null> {
+  private async refusal(
+    user: UserRecord,
+    ip: string,
+  ): Promise<{ key: 'userInactive' | 'ipNotAllowed'; reason: string } | null> {
     if (!user.active) return { key: 'userInactive', reason: 'user inactive' };
     if (user.client_id) {
-      const c = await this.s.db.selectFrom('carriers').select(['is_active', 'registration_status']).where('client_id', '=', user.client_id).executeTakeFirst();
-      if (!c || !c.is_active || c.registration_status !== 'approved') return { key: 'userInactive', reason: 'carrier inactive or not approved' };
+      const c = await this.s.db
+        .selectFrom('carriers')
+        .select(['is_active', 'registration_status'])
+        .where('client_id', '=', user.client_id)
+        .executeTakeFirst();
+      if (!c || !c.is_active || c.registration_status !== 'approved')
+        return { key: 'userInactive', reason: 'carrier inactive or not approved' };
     }
     if (user.agent_id) {
-      const a = await this.s.db.selectFrom('agents').select('status').where('agent_id', '=', user.agent_id).executeTakeFirst();
+      const a = await this.s.db
+        .selectFrom('agents')
+        .select('status')
+        .where('agent_id', '=', user.agent_id)
+        .executeTakeFirst();
       if (!a || a.status !== 'active') return { key: 'userInactive', reason: 'agent inactive' };
     }
     if (!ipAllowed(user.allowed_ips, ip)) return { key: 'ipNotAllowed', reason: `ip ${ip} not allowed` };
     return null;
   }
 
-  private async logSignin(userId: number | null, name: string, ip: string, result: 'success' | 'failed' | 'forbidden', reason: string) {
-    await this.s.db.insertInto('signin_history').values({ user_id: userId, name, ip, result, reason }).execute();
+  private async logSignin(
+    userId: number | null,
+    name: string,
+    ip: string,
+    result: 'success' | 'failed' | 'forbidden',
+    reason: string,
+  ) {
+    await this.s.db
+      .insertInto('signin_history')
+      .values({ user_id: userId, name, ip, result, reason })
+      .execute();
   }
 
   async issue(userId: number, ip: string, userAgent: string): Promise<IssuedToken> {
@@ -109,11 +168,23 @@ export class AuthService {
     await this.s.db
       .insertInto('sessions')
       .values({
-        token_hash: hashToken(token), cdr_token_hash: hashToken(cdr), user_id: userId, ip, user_agent: userAgent.slice(0, 300),
-        last_used_at: new Date(now), expires_at: expires, refresh_until: new Date(now + REFRESH_TTL_MS), cdr_expires_at: cdrExpires,
+        token_hash: hashToken(token),
+        cdr_token_hash: hashToken(cdr),
+        user_id: userId,
+        ip,
+        user_agent: userAgent.slice(0, 300),
+        last_used_at: new Date(now),
+        expires_at: expires,
+        refresh_until: new Date(now + REFRESH_TTL_MS),
+        cdr_expires_at: cdrExpires,
       })
       .execute();
-    return { token, cdr_api_token: cdr, cdr_api_token_expiration: cdrExpires.toISOString(), expires_at: expires.toISOString() };
+    return {
+      token,
+      cdr_api_token: cdr,
+      cdr_api_token_expiration: cdrExpires.toISOString(),
+      expires_at: expires.toISOString(),
+    };
   }
 
   /**
@@ -144,8 +215,16 @@ export class AuthService {
     if (row.expires_at.getTime() <= now) throw tokenError(ErrorCode.tokenCheck, 'tokenExpired');
     if (now - row.last_used_at.getTime() > 60_000) {
       const at = new Date(now);
-      await this.s.db.updateTable('sessions').set({ last_used_at: at, expires_at: new Date(now + ACCESS_TTL_MS) }).where('id', '=', row.session_id).execute();
-      await this.s.db.updateTable('users').set({ last_seen_at: at }).where('user_id', '=', row.user_id).execute();
+      await this.s.db
+        .updateTable('sessions')
+        .set({ last_used_at: at, expires_at: new Date(now + ACCESS_TTL_MS) })
+        .where('id', '=', row.session_id)
+        .execute();
+      await this.s.db
+        .updateTable('users')
+        .set({ last_seen_at: at })
+        .where('user_id', '=', row.user_id)
+        .execute();
     }
     const { session_id, expires_at: _e, refresh_until: _r, revoked_at: _v, last_used_at: _l, ...user } = row;
     return this.actorFor(user, session_id);
@@ -173,7 +252,16 @@ export class AuthService {
     const row = await this.s.db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.user_id', 's.user_id')
-      .select(['s.id', 's.user_id', 's.expires_at', 's.refresh_until', 's.revoked_at', 's.cdr_expires_at', 'u.active', 'u.allowed_ips'])
+      .select([
+        's.id',
+        's.user_id',
+        's.expires_at',
+        's.refresh_until',
+        's.revoked_at',
+        's.cdr_expires_at',
+        'u.active',
+        'u.allowed_ips',
+      ])
       .where('s.token_hash', '=', hashToken(token))
       .executeTakeFirst();
     if (!row) throw tokenError(ErrorCode.logout, 'tokenIncorrect');
@@ -184,8 +272,17 @@ export class AuthService {
     if (row.expires_at.getTime() > now) {
       const expires = new Date(now + ACCESS_TTL_MS);
       const cdrExpires = new Date(now + CDR_TOKEN_TTL_MS);
-      await this.s.db.updateTable('sessions').set({ expires_at: expires, last_used_at: new Date(now), cdr_expires_at: cdrExpires }).where('id', '=', row.id).execute();
-      return { token, cdr_api_token: cdrTokenFor(token, await this.s.settings.secret()), cdr_api_token_expiration: cdrExpires.toISOString(), expires_at: expires.toISOString() };
+      await this.s.db
+        .updateTable('sessions')
+        .set({ expires_at: expires, last_used_at: new Date(now), cdr_expires_at: cdrExpires })
+        .where('id', '=', row.id)
+        .execute();
+      return {
+        token,
+        cdr_api_token: cdrTokenFor(token, await this.s.settings.secret()),
+        cdr_api_token_expiration: cdrExpires.toISOString(),
+        expires_at: expires.toISOString(),
+      };
     }
     await this.revoke(row.id, 'renewed');
     return this.issue(row.user_id, req.ip, String(req.headers['user-agent'] ?? ''));
@@ -193,16 +290,32 @@ export class AuthService {
 
   async cdrTokenOf(req: FastifyRequest, sessionId: number): Promise<{ token: string; expiration: string }> {
     const token = tokenOf(req) ?? '';
-    const row = await this.s.db.selectFrom('sessions').select('cdr_expires_at').where('id', '=', sessionId).executeTakeFirstOrThrow();
-    return { token: cdrTokenFor(token, await this.s.settings.secret()), expiration: row.cdr_expires_at.toISOString() };
+    const row = await this.s.db
+      .selectFrom('sessions')
+      .select('cdr_expires_at')
+      .where('id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    return {
+      token: cdrTokenFor(token, await this.s.settings.secret()),
+      expiration: row.cdr_expires_at.toISOString(),
+    };
   }
 
   async revoke(sessionId: number, reason: string): Promise<void> {
-    await this.s.db.updateTable('sessions').set({ revoked_at: new Date(), revoked_reason: reason }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+    await this.s.db
+      .updateTable('sessions')
+      .set({ revoked_at: new Date(), revoked_reason: reason })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   async revokeAllOf(userId: number, reason: string, exceptSessionId?: number): Promise<void> {
-    let q = this.s.db.updateTable('sessions').set({ revoked_at: new Date(), revoked_reason: reason }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    let q = this.s.db
+      .updateTable('sessions')
+      .set({ revoked_at: new Date(), revoked_reason: reason })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
     if (exceptSessionId !== undefined) q = q.where('id', '!=', exceptSessionId);
     await q.execute();
   }
