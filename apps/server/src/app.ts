@@ -49,7 +49,6 @@ export async function buildApp(config: AppConfig, opts: { memoryDb?: boolean; lo
 
   if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false });
-    app.get('/', (_req, reply) => reply.sendFile('index.html'));
   }
 
   return {

@@ -1,0 +1,78 @@
+import { api } from '@tandem/contract';
+import { Button, Card, Form, Input, InputNumber, Select, Space, Steps, Switch, Upload } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { call, upload } from '../../api/client';
+import { useApi } from '../../api/queries';
+import { useFeedback } from '../../app/feedback';
+import { useSession } from '../../app/session';
+
+const OFFSETS = Array.from({ length: 25 }, (_, i) => i - 12).map((h) => {
+  const v = `${h < 0 ? '-' : '+'}${String(Math.abs(h)).padStart(2, '0')}00`;
+  return { value: v, label: `GMT ${h < 0 ? '-' : '+'}${Math.abs(h)}:0` };
+});
+
+/** First steps of a new installation: system settings, login page branding, users and roles. */
+export default function FirstTimeWizardPage() {
+  const { t } = useTranslation();
+  const { flash } = useFeedback();
+  const { reload } = useSession();
+  const [step, setStep] = useState(0);
+  const system = useApi(api.config.getSystemConfig, {}, { staleTime: 0 });
+  const branding = useApi(api.config.getLoginBranding, {}, { staleTime: 0 });
+
+  const saveSystem = async (v: { timezone: string; inactivity_timeout: number; operating_company: string; user_registration_enabled: boolean }) => {
+    await call(api.config.patchSystemConfig, { body: v }, { errorMode: 'inline' });
+    flash(t('common.modifiedSuccessfully'));
+    await reload();
+    setStep(1);
+  };
+  const uploadImage = async (entity: 'logo' | 'favicon' | 'background', file: File) => {
+    const fd = new FormData();
+    fd.append('entity', entity);
+    fd.append('format', file.name.split('.').pop()!.toLowerCase());
+    fd.append('file', file);
+    const { object_id } = await upload(api.config.importFile.path, fd);
+    const key = entity === 'logo' ? 'logo_image_id' : entity === 'favicon' ? 'favicon_id' : 'background_image_id';
+    await call(api.config.patchLoginBranding, { body: { [key]: object_id } }, { errorMode: 'inline' });
+    await branding.refetch();
+    flash(t('upload.importedSuccessfully'));
+  };
+
+  return (
+    <Card title={<h1 style={{ fontSize: 20, margin: 0 }}>{t('system.wizardTitle')}</h1>} style={{ maxWidth: 760 }}>
+      <Steps current={step} onChange={setStep} items={[{ title: t('system.wizardSystem') }, { title: t('system.wizardBranding') }, { title: t('system.wizardUsers') }]} style={{ marginBottom: 24 }} />
+      {step === 0 && system.data && (
+        <Form layout="vertical" initialValues={system.data} onFinish={(v) => void saveSystem(v)}>
+          <Form.Item name="operating_company" label={t('system.company')}><Input data-testid="wizard-company" /></Form.Item>
+          <Form.Item name="timezone" label={t('system.timezone')}><Select options={OFFSETS} data-testid="wizard-timezone" /></Form.Item>
+          <Form.Item name="inactivity_timeout" label={t('system.inactivity')}><InputNumber min={1} max={1440} data-testid="wizard-inactivity" /></Form.Item>
+          <Form.Item name="user_registration_enabled" label={t('system.registration')} valuePropName="checked"><Switch /></Form.Item>
+          <Button type="primary" htmlType="submit" data-testid="wizard-save-system">{t('common.save')}</Button>
+        </Form>
+      )}
+      {step === 1 && (
+        <Space direction="vertical" size="large">
+          {(['logo', 'favicon', 'background'] as const).map((entity) => (
+            <Space key={entity}>
+              <span style={{ width: 140, display: 'inline-block' }}>{t(`system.${entity}`)}</span>
+              <Upload accept=".png,.jpg,.jpeg,.svg,.ico" showUploadList={false} beforeUpload={(f) => { void uploadImage(entity, f); return false; }}>
+                <Button data-testid={`wizard-upload-${entity}`}>{t('upload.start')}</Button>
+              </Upload>
+              {entity === 'logo' && branding.data?.logo_image_id && <img src={`/api/config/export/public/${branding.data.logo_image_id}`} alt="" style={{ height: 32 }} />}
+            </Space>
+          ))}
+          <Button type="primary" onClick={() => setStep(2)}>{t('common.next')}</Button>
+        </Space>
+      )}
+      {step === 2 && (
+        <Space>
+          <Link to="/configuration/roles/new"><Button>{t('roles.newRole')}</Button></Link>
+          <Link to="/configuration/user_management/system/new"><Button type="primary">{t('users.newUser')}</Button></Link>
+          <Link to="/"><Button>{t('system.done')}</Button></Link>
+        </Space>
+      )}
+    </Card>
+  );
+}

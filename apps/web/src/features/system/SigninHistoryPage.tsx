@@ -1,0 +1,32 @@
+import { api } from '@tandem/contract';
+import { Tag } from 'antd';
+import type { z } from 'zod';
+import { ResourceList } from '../../components/resource/ResourceList';
+import type { ListResource } from '../../components/resource/types';
+
+type Row = z.infer<typeof api.log.signinHistoryRow>;
+const COLORS = { success: 'green', failed: 'orange', forbidden: 'red' } as const;
+
+const resource: ListResource<Row> = {
+  key: 'signin-history',
+  title: 'system.signinHistory',
+  list: api.log.listSigninHistory,
+  rowKey: 'id',
+  csvName: 'user-signin-history',
+  defaultSort: { by: 'created_at', dir: 'desc' },
+  columns: [
+    { key: 'created_at', title: 'system.time', sortable: true, render: (r) => r.created_at.replace('T', ' ').slice(0, 19) },
+    { key: 'name', title: 'users.name', sortable: true },
+    { key: 'ip', title: 'system.ip', sortable: true },
+    { key: 'result', title: 'system.result', sortable: true, render: (r) => <Tag color={COLORS[r.result]}>{r.result}</Tag> },
+    { key: 'reason', title: 'system.reason' },
+  ],
+  filters: [
+    { name: 'name', title: 'common.search', kind: 'text' },
+    { name: 'result', title: 'system.result', kind: 'select', options: [{ value: 'success', label: 'success' }, { value: 'failed', label: 'failed' }, { value: 'forbidden', label: 'forbidden' }] },
+  ],
+};
+
+export default function SigninHistoryPage() {
+  return <ResourceList resource={resource} />;
+}

@@ -1,0 +1,42 @@
+import { DEFAULT_LANGUAGE, isLanguage, messagesFor, type Language } from '@tandem/contract';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { KEYS, store } from '../lib/storage';
+import { en } from './en';
+
+/** The language chosen in the user menu, remembered in the browser (spec 01: "languages"). */
+export function storedLanguage(): Language {
+  const v = store.get(KEYS.language);
+  return isLanguage(v) ? v : DEFAULT_LANGUAGE;
+}
+
+// English ships with the app; ch and de load when chosen. Server messages (validation, rules) come
+// from the contract's catalogue under "server.".
+async function bundle(lang: Language) {
+  const dict = lang === 'en' ? en : lang === 'de' ? (await import('./de')).de : (await import('./ch')).ch;
+  return { ...dict, server: messagesFor(lang) };
+}
+
+async function ensure(lang: Language) {
+  if (!i18next.hasResourceBundle(lang, 'translation')) i18next.addResourceBundle(lang, 'translation', await bundle(lang));
+}
+
+export async function initI18n(): Promise<void> {
+  const lang = storedLanguage();
+  await i18next.use(initReactI18next).init({
+    resources: { en: { translation: await bundle('en') } },
+    lng: 'en',
+    fallbackLng: 'en',
+    interpolation: { escapeValue: false },
+  });
+  if (lang !== 'en') await setLanguage(lang);
+}
+
+export async function setLanguage(lang: Language): Promise<void> {
+  store.set(KEYS.language, lang);
+  await ensure(lang);
+  await i18next.changeLanguage(lang);
+  document.documentElement.lang = lang === 'ch' ? 'zh' : lang;
+}
+
+export { i18next };
