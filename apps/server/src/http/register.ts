@@ -1,4 +1,12 @@
-import { allows, ErrorCode, errorEnvelope, okEnvelope, type Endpoint, type UserType } from '@tandem/contract';
+import {
+  allows,
+  ErrorCode,
+  errorEnvelope,
+  MESSAGE_KEYS,
+  okEnvelope,
+  type Endpoint,
+  type UserType,
+} from '@tandem/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../services';
@@ -101,6 +109,9 @@ function issueToField(issue: z.core.$ZodIssue, field: string): FieldError {
   if (issue.code === 'unrecognized_keys') return { key: 'invalidValue', params: [issue.keys.join(', ')] };
   if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined)
     return { key: 'required', params: [label] };
+  // A message the contract chose (a catalogue key such as passwordLength) wins over the generic ones.
+  if ((MESSAGE_KEYS as string[]).includes(issue.message)) return { key: issue.message, params: [label] };
+  if (issue.code === 'invalid_type') return { key: 'invalidValue', params: [label] };
   if (issue.code === 'invalid_value' && 'values' in issue)
     return { key: 'mustBeOneOf', params: [label, issue.values.map(String).join(', ')] };
   if (issue.code === 'too_big' && issue.origin === 'string')
@@ -128,13 +139,11 @@ export function installErrorHandling(app: FastifyInstance, services: Services): 
       e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
       (e.statusCode === 400 && /JSON/i.test(e.message ?? ''))
     ) {
-      return reply
-        .status(400)
-        .send(
-          errorEnvelope(ErrorCode.validation, localize.message('malformedJson', lang), {
-            _: localize.message('malformedJson', lang),
-          }),
-        );
+      return reply.status(400).send(
+        errorEnvelope(ErrorCode.validation, localize.message('malformedJson', lang), {
+          _: localize.message('malformedJson', lang),
+        }),
+      );
     }
     if (
       e.statusCode === 413 ||

@@ -10,9 +10,26 @@ export const userRowQuery = (db: Db) =>
     .leftJoin('roles as r', 'r.role_id', 'u.role_id')
     .leftJoin('carriers as c', 'c.client_id', 'u.client_id')
     .select([
-      'u.user_id', 'u.name', 'u.first_name', 'u.last_name', 'u.email', 'u.user_type', 'u.role_id', 'r.role_name', 'u.client_id',
-      'c.name as client_name', 'u.agent_id', 'u.active', 'u.landing_page', 'u.allowed_ips', 'u.last_login_at', 'u.last_seen_at', 'u.created_at',
-      sql<boolean>`exists (select 1 from sessions s where s.user_id = u.user_id and s.revoked_at is null and s.expires_at > now() and s.last_used_at > now() - interval '15 minutes')`.as('is_online'),
+      'u.user_id',
+      'u.name',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+      'u.user_type',
+      'u.role_id',
+      'r.role_name',
+      'u.client_id',
+      'c.name as client_name',
+      'u.agent_id',
+      'u.active',
+      'u.landing_page',
+      'u.allowed_ips',
+      'u.last_login_at',
+      'u.last_seen_at',
+      'u.created_at',
+      sql<boolean>`exists (select 1 from sessions s where s.user_id = u.user_id and s.revoked_at is null and s.expires_at > now() and s.last_used_at > now() - interval '15 minutes')`.as(
+        'is_online',
+      ),
     ]);
 
 type RawRow = Awaited<ReturnType<ReturnType<typeof userRowQuery>['execute']>>[number];
@@ -39,12 +56,26 @@ export const toUserRow = (r: RawRow): UserRow => ({
 });
 
 export async function nameTaken(db: Db, name: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('users').select('user_id').where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  let q = db
+    .selectFrom('users')
+    .select('user_id')
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase());
   if (exceptId) q = q.where('user_id', '!=', exceptId);
   return Boolean(await q.executeTakeFirst());
 }
 
+/**
+ * Serialises the first-admin setup with other user creation that is open while no user exists (a
+ * transaction-level lock): without it two concurrent setups could both see no user.
+ */
+export async function lockUserCreation(db: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(7362001)`.execute(db);
+}
+
 export async function countUsers(db: Db): Promise<number> {
-  const r = await db.selectFrom('users').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('users')
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }

@@ -1,11 +1,18 @@
-import { allows, api, ErrorCode, permissionKeyForPath, HOME_BY_TYPE, type SessionUser } from '@tandem/contract';
+import {
+  allows,
+  api,
+  ErrorCode,
+  permissionKeyForPath,
+  HOME_BY_TYPE,
+  type SessionUser,
+} from '@tandem/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import type { UserRecord } from '../../db/schema';
 import type { Actor } from '../../http/context';
 import { AppError, duplicate, forbidden, invalidField, notFound, ruleBroken } from '../../http/errors';
 import type { Services } from '../../services';
-import { countUsers, nameTaken } from './repository';
+import { countUsers, lockUserCreation, nameTaken } from './repository';
 
 type CreateInput = z.output<typeof api.user.userCreate>;
 type AdminPatch = z.output<typeof api.user.userAdminPatch>;
@@ -13,12 +20,26 @@ type AdminPatch = z.output<typeof api.user.userAdminPatch>;
 const FIRST_ADMIN_ID = 1;
 
 /** The session view of a user (GET /user). */
-export async function sessionUserOf(s: Services, actor: Actor, cdr: { token: string; expiration: string }): Promise<SessionUser> {
+export async function sessionUserOf(
+  s: Services,
+  actor: Actor,
+  cdr: { token: string; expiration: string },
+): Promise<SessionUser> {
   const u = actor.user;
   const [carrier, agent, role] = await Promise.all([
-    u.client_id ? s.db.selectFrom('carriers').selectAll().where('client_id', '=', u.client_id).executeTakeFirst() : undefined,
-    u.agent_id ? s.db.selectFrom('agents').select(['agent_id', 'agent_name', 'referral_key']).where('agent_id', '=', u.agent_id).executeTakeFirst() : undefined,
-    u.role_id ? s.db.selectFrom('roles').select('role_name').where('role_id', '=', u.role_id).executeTakeFirst() : undefined,
+    u.client_id
+      ? s.db.selectFrom('carriers').selectAll().where('client_id', '=', u.client_id).executeTakeFirst()
+      : undefined,
+    u.agent_id
+      ? s.db
+          .selectFrom('agents')
+          .select(['agent_id', 'agent_name', 'referral_key'])
+          .where('agent_id', '=', u.agent_id)
+          .executeTakeFirst()
+      : undefined,
+    u.role_id
+      ? s.db.selectFrom('roles').select('role_name').where('role_id', '=', u.role_id).executeTakeFirst()
+      : undefined,
   ]);
   return {
     user_id: u.user_id,
@@ -30,12 +51,24 @@ export async function sessionUserOf(s: Services, actor: Actor, cdr: { token: str
     company_type: carrier?.company_type ?? null,
     client: carrier
       ? {
-          client_id: carrier.client_id, name: carrier.name, client_type: carrier.client_type, company_type: carrier.company_type,
-          is_panel_accountsummary: carrier.is_panel_accountsummary, is_panel_paymenthistory: carrier.is_panel_paymenthistory,
-          is_panel_invoices: carrier.is_panel_invoices, is_panel_balance: carrier.is_panel_balance, is_panel_onlinepayment: carrier.is_panel_onlinepayment,
-          is_panel_trunks: carrier.is_panel_trunks, enable_trunk_view: carrier.enable_trunk_view, is_panel_didrequest: carrier.is_panel_didrequest,
-          is_panel_mydid: carrier.is_panel_mydid, is_panel_products: carrier.is_panel_products, is_panel_cdrslist: carrier.is_panel_cdrslist,
-          is_panel_summaryreport: carrier.is_panel_summaryreport, is_panel_block_list: carrier.is_panel_block_list, ticket_menu: carrier.ticket_menu,
+          client_id: carrier.client_id,
+          name: carrier.name,
+          client_type: carrier.client_type,
+          company_type: carrier.company_type,
+          is_panel_accountsummary: carrier.is_panel_accountsummary,
+          is_panel_paymenthistory: carrier.is_panel_paymenthistory,
+          is_panel_invoices: carrier.is_panel_invoices,
+          is_panel_balance: carrier.is_panel_balance,
+          is_panel_onlinepayment: carrier.is_panel_onlinepayment,
+          is_panel_trunks: carrier.is_panel_trunks,
+          enable_trunk_view: carrier.enable_trunk_view,
+          is_panel_didrequest: carrier.is_panel_didrequest,
+          is_panel_mydid: carrier.is_panel_mydid,
+          is_panel_products: carrier.is_panel_products,
+          is_panel_cdrslist: carrier.is_panel_cdrslist,
+          is_panel_summaryreport: carrier.is_panel_summaryreport,
+          is_panel_block_list: carrier.is_panel_block_list,
+          ticket_menu: carrier.ticket_menu,
         }
       : null,
     client_id: u.client_id,
@@ -59,12 +92,19 @@ export function canTouchUser(actor: Actor, id: number, level: 'read' | 'write'):
 }
 
 /** The landing page must be a page the user's role may read (spec 01 section 6). */
-async function checkLandingPage(s: Services, db: Db, landing: string | null | undefined, roleId: number | null | undefined, userType: string): Promise<void> {
+async function checkLandingPage(
+  s: Services,
+  db: Db,
+  landing: string | null | undefined,
+  roleId: number | null | undefined,
+  userType: string,
+): Promise<void> {
   if (!landing) return;
   if (!landing.startsWith('/')) throw invalidField('landing_page', 'invalidValue', ['landing_page']);
   if (userType !== 'admin') return;
   const func = permissionKeyForPath(landing);
-  if (!func && landing !== HOME_BY_TYPE.admin) throw invalidField('landing_page', 'invalidValue', ['landing_page']);
+  if (!func && landing !== HOME_BY_TYPE.admin)
+    throw invalidField('landing_page', 'invalidValue', ['landing_page']);
   if (!func) return;
   const grants = await s.auth.grants.forUser(db, { user_id: 0, role_id: roleId ?? null });
   if (!allows(grants, func, 'read')) throw invalidField('landing_page', 'landingNotPermitted');
@@ -73,6 +113,7 @@ async function checkLandingPage(s: Services, db: Db, landing: string | null | un
 export async function createUser(s: Services, actor: Actor | null, input: CreateInput): Promise<number> {
   const hash = await s.auth.hash(input.passwd);
   return s.db.transaction().execute(async (trx) => {
+    await lockUserCreation(trx);
     const firstUser = (await countUsers(trx)) === 0;
     if (!firstUser) {
       if (!actor) throw new AppError(ErrorCode.forbidden, 'setupDone', [], 403);
@@ -82,31 +123,61 @@ export async function createUser(s: Services, actor: Actor | null, input: Create
     if (await nameTaken(trx, input.name)) throw duplicate('name', 'User', input.name);
     if (userType === 'client') {
       if (!input.client_id) throw invalidField('client_id', 'required', ['client_id']);
-      const c = await trx.selectFrom('carriers').select('client_id').where('client_id', '=', input.client_id).executeTakeFirst();
+      const c = await trx
+        .selectFrom('carriers')
+        .select('client_id')
+        .where('client_id', '=', input.client_id)
+        .executeTakeFirst();
       if (!c) throw invalidField('client_id', 'invalidValue', ['client_id']);
     }
     if (userType === 'agent') {
       if (!input.agent_id) throw invalidField('agent_id', 'required', ['agent_id']);
-      const a = await trx.selectFrom('agents').select('agent_id').where('agent_id', '=', input.agent_id).executeTakeFirst();
+      const a = await trx
+        .selectFrom('agents')
+        .select('agent_id')
+        .where('agent_id', '=', input.agent_id)
+        .executeTakeFirst();
       if (!a) throw invalidField('agent_id', 'invalidValue', ['agent_id']);
     }
     const roleId = userType === 'admin' && !firstUser && input.role_id ? input.role_id : null;
     if (roleId) {
-      const r = await trx.selectFrom('roles').select('role_id').where('role_id', '=', roleId).executeTakeFirst();
+      const r = await trx
+        .selectFrom('roles')
+        .select('role_id')
+        .where('role_id', '=', roleId)
+        .executeTakeFirst();
       if (!r) throw invalidField('role_id', 'invalidValue', ['role_id']);
     }
     await checkLandingPage(s, trx, input.landing_page, roleId, userType);
     const row = await trx
       .insertInto('users')
       .values({
-        name: input.name, password_hash: hash, first_name: input.first_name, last_name: input.last_name, email: input.email,
-        user_type: userType, role_id: roleId, client_id: userType === 'client' ? input.client_id : null,
-        agent_id: userType === 'agent' ? input.agent_id : null, active: firstUser ? true : input.active,
-        is_server_admin: firstUser, landing_page: input.landing_page, allowed_ips: input.allowed_ips, updated_at: new Date(),
+        name: input.name,
+        password_hash: hash,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        email: input.email,
+        user_type: userType,
+        role_id: roleId,
+        client_id: userType === 'client' ? input.client_id : null,
+        agent_id: userType === 'agent' ? input.agent_id : null,
+        active: firstUser ? true : input.active,
+        is_server_admin: firstUser,
+        landing_page: input.landing_page,
+        allowed_ips: input.allowed_ips,
+        updated_at: new Date(),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await s.audit.record(trx, actor, 'user', row.user_id, firstUser ? 'setup first admin' : 'create', null, row);
+    await s.audit.record(
+      trx,
+      actor,
+      'user',
+      row.user_id,
+      firstUser ? 'setup first admin' : 'create',
+      null,
+      row,
+    );
     return row.user_id;
   });
 }
@@ -115,17 +186,41 @@ export async function createUser(s: Services, actor: Actor | null, input: Create
 export async function patchUser(s: Services, actor: Actor, id: number, patch: AdminPatch): Promise<void> {
   const self = actor.user.user_id === id;
   if (!canTouchUser(actor, id, 'write')) throw forbidden();
-  const adminFields = patch.role_id !== undefined || patch.allowed_ips !== undefined || patch.active !== undefined;
-  if (adminFields && (actor.type !== 'admin' || !allows(actor.grants, api.user.USERS_FUNC, 'write'))) throw forbidden();
+  const adminFields =
+    patch.role_id !== undefined || patch.allowed_ips !== undefined || patch.active !== undefined;
+  if (adminFields && (actor.type !== 'admin' || !allows(actor.grants, api.user.USERS_FUNC, 'write')))
+    throw forbidden();
   const hash = patch.passwd ? await s.auth.hash(patch.passwd) : undefined;
   await s.db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('users').selectAll().where('user_id', '=', id).forUpdate().executeTakeFirst();
+    const before = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('user_id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!before) throw notFound();
-    if (id === FIRST_ADMIN_ID && ((patch.role_id !== undefined && patch.role_id !== 0) || patch.active === false)) throw ruleBroken('cannotChangeFirstAdmin');
+    if (
+      id === FIRST_ADMIN_ID &&
+      ((patch.role_id !== undefined && patch.role_id !== 0) || patch.active === false)
+    )
+      throw ruleBroken('cannotChangeFirstAdmin');
     if (self && patch.active === false) throw ruleBroken('cannotDeleteSelf');
     if (patch.role_id && before.user_type === 'admin') {
-      const r = await trx.selectFrom('roles').select('role_id').where('role_id', '=', patch.role_id).executeTakeFirst();
+      const r = await trx
+        .selectFrom('roles')
+        .select('role_id')
+        .where('role_id', '=', patch.role_id)
+        .executeTakeFirst();
       if (!r) throw invalidField('role_id', 'invalidValue', ['role_id']);
+    }
+    if (patch.avatar_id) {
+      const file = await trx
+        .selectFrom('files')
+        .select('id')
+        .where('id', '=', patch.avatar_id)
+        .where('entity', '=', 'avatar')
+        .executeTakeFirst();
+      if (!file) throw invalidField('avatar_id', 'invalidValue', ['avatar_id']);
     }
     const roleId = patch.role_id !== undefined ? patch.role_id || null : before.role_id;
     await checkLandingPage(s, trx, patch.landing_page, roleId, before.user_type);
@@ -141,9 +236,30 @@ export async function patchUser(s: Services, actor: Actor, id: number, patch: Ad
       .where('user_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (hash) await trx.updateTable('sessions').set({ revoked_at: new Date(), revoked_reason: 'password changed' }).where('user_id', '=', id).where('revoked_at', 'is', null).where('id', '!=', self ? actor.sessionId : -1).execute();
-    if (patch.active === false) await trx.updateTable('sessions').set({ revoked_at: new Date(), revoked_reason: 'user deactivated' }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
-    await s.audit.record(trx, actor, 'user', id, hash && Object.keys(rest).length === 0 ? 'change password' : 'update', pick(before, patch), pick(after, patch));
+    if (hash)
+      await trx
+        .updateTable('sessions')
+        .set({ revoked_at: new Date(), revoked_reason: 'password changed' })
+        .where('user_id', '=', id)
+        .where('revoked_at', 'is', null)
+        .where('id', '!=', self ? actor.sessionId : -1)
+        .execute();
+    if (patch.active === false)
+      await trx
+        .updateTable('sessions')
+        .set({ revoked_at: new Date(), revoked_reason: 'user deactivated' })
+        .where('user_id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    await s.audit.record(
+      trx,
+      actor,
+      'user',
+      id,
+      hash && Object.keys(rest).length === 0 ? 'change password' : 'update',
+      pick(before, patch),
+      pick(after, patch),
+    );
   });
 }
 
@@ -165,6 +281,7 @@ export async function deleteUser(s: Services, actor: Actor, id: number): Promise
 
 function pick(row: UserRecord, patch: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(patch)) out[k] = k === 'passwd' ? '***' : (row as unknown as Record<string, unknown>)[k];
+  for (const k of Object.keys(patch))
+    out[k] = k === 'passwd' ? '***' : (row as unknown as Record<string, unknown>)[k];
   return out;
 }
