@@ -4,7 +4,8 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { ErrorCode, errorEnvelope, message } from '@tandem/contract';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
 import { openDatabase, type DatabaseHandle } from './db/connection';
@@ -27,7 +28,10 @@ export interface BuiltApp {
  * every module's routes registered, OpenAPI at /api/docs, the web app served when built.
  * Tests call this in-process.
  */
-export async function buildApp(config: AppConfig, opts: { memoryDb?: boolean; logger?: boolean } = {}): Promise<BuiltApp> {
+export async function buildApp(
+  config: AppConfig,
+  opts: { memoryDb?: boolean; logger?: boolean } = {},
+): Promise<BuiltApp> {
   const database = await openDatabase(config, { memory: opts.memoryDb });
   await migrateToLatest(database.db);
   await seedReferenceData(database.db);
@@ -37,6 +41,16 @@ export async function buildApp(config: AppConfig, opts: { memoryDb?: boolean; lo
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: true,
     ajv: { customOptions: { coerceTypes: false } },
+    // A malformed or overlong URL component is answered with the envelope like any bad input.
+    frameworkErrors: (_err, req, reply) =>
+      (reply as FastifyReply)
+        .status(400)
+        .send(
+          errorEnvelope(
+            ErrorCode.validation,
+            message('invalidValue', services.i18n.languageOf(req), ['URL']),
+          ),
+        ),
   });
   const services = buildServices(config, database.db, database.kind, app.log as unknown as Logger);
   installErrorHandling(app, services);
