@@ -1,0 +1,239 @@
+import { api, message, MESSAGE_KEYS, portalPassword, singleEmail, type MessageKey } from '@tandem/contract';
+import { sql } from 'kysely';
+import pino from 'pino';
+import type { z } from 'zod';
+import type { AppConfig } from './config';
+import { openDatabase, type DatabaseHandle, type Db } from './db/connection';
+import { seedDemoData, type DemoCredential } from './db/demo-seed';
+import { migrateToLatest } from './db/migrate';
+import { seedReferenceData } from './db/seed';
+import { buildServices, type Services } from './services';
+import { nameTaken } from './modules/users/repository';
+
+/**
+ * The operator commands of `npm run tandem -- <command>`. Each works on the same services as the API
+ * (same password hashing, same modification log); `cli.ts` only parses arguments and calls these.
+ */
+
+/** A failure with a message meant for the operator (no stack trace); exit code 1. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+/** Where commands print; the CLI passes console.log, tests collect lines. */
+export type Out = (line: string) => void;
+
+export interface Tandem {
+  services: Services;
+  database: DatabaseHandle;
+  /** Migrations applied while opening (empty when the database was up to date). */
+  applied: string[];
+  close(): Promise<void>;
+}
+
+/** Where the configuration points: PostgreSQL (without the password) or PGlite's folder. */
+export function describeDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `PGlite in ${config.dataDir}`;
+  try {
+    const u = new URL(config.databaseUrl);
+    return `PostgreSQL ${u.hostname}${u.port ? ':' + u.port : ''}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
+/**
+ * Opens the database as the server does: migrations applied, reference data seeded, services built.
+ * `memory` opens an empty in-memory PGlite (tests).
+ */
+export async function openTandem(config: AppConfig, opts: { memory?: boolean } = {}): Promise<Tandem> {
+  const database = await openDatabaseOrExplain(config, opts);
+  try {
+    const applied = await migrate(database.db);
+    const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
+    const services = buildServices(config, database.db, database.kind, log);
+    return { services, database, applied, close: () => database.close() };
+  } catch (e) {
+    await database.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+export async function openDatabaseOrExplain(
+  config: AppConfig,
+  opts: { memory?: boolean } = {},
+): Promise<DatabaseHandle> {
+  try {
+    const database = await openDatabase(config, opts);
+    // PostgreSQL connects lazily: make a failure to connect show up here, with a clear message.
+    await sql`select 1`.execute(database.db);
+    return database;
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new CliError(`Cannot open the database (${describeDatabase(config)}): ${why}`);
+  }
+}
+
+/** Applies pending migrations and the reference data (menu catalogue); returns the applied names. */
+export async function migrate(db: Db): Promise<string[]> {
+  const applied = await migrateToLatest(db);
+  await seedReferenceData(db);
+  return applied;
+}
+
+/** `tandem migrate`: prints each migration it applied, or that the database is up to date. */
+export async function migrateCommand(db: Db, out: Out): Promise<string[]> {
+  const applied = await migrate(db);
+  if (applied.length === 0) out('The database is up to date; no migration applied.');
+  for (const name of applied) out(`applied ${name}`);
+  out('Reference data (menu catalogue) is in place.');
+  return applied;
+}
+
+export interface CreateAdminArgs {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** `tandem create-admin`: an unrestricted admin (no role). The first user ever is also server admin. */
+export function validateCreateAdmin(args: Partial<CreateAdminArgs>): CreateAdminArgs {
+  return {
+    name: check('--name', api.user.userNameField, args.name, NAME_HINT),
+    email: check('--email', singleEmail, args.email),
+    password: check('--password', portalPassword, args.password),
+  };
+}
+
+export async function createAdminCommand(s: Services, args: CreateAdminArgs, out: Out): Promise<number> {
+  const { name, email, password } = validateCreateAdmin(args);
+  const hash = await s.auth.hash(password);
+  const userId = await s.db.transaction().execute(async (trx) => {
+    if (await nameTaken(trx, name))
+      throw new CliError(`A user named "${name}" already exists (names are case-insensitive).`);
+    const first = !(await trx.selectFrom('users').select('user_id').limit(1).executeTakeFirst());
+    const row = await trx
+      .insertInto('users')
+      .values({
+        name,
+        password_hash: hash,
+        email,
+        user_type: 'admin',
+        role_id: null,
+        client_id: null,
+        agent_id: null,
+        is_server_admin: first,
+        landing_page: null,
+        updated_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await s.audit.record(trx, null, 'user', row.user_id, 'create admin (cli)', null, row);
+    return row.user_id;
+  });
+  out(`Created admin "${name}" (user id ${userId}) with unrestricted access.`);
+  return userId;
+}
+
+export interface ResetPasswordArgs {
+  name: string;
+  password: string;
+}
+
+/** `tandem reset-password`: sets a new password and revokes every session of the user. */
+export function validateResetPassword(args: Partial<ResetPasswordArgs>): ResetPasswordArgs {
+  return {
+    name: check('--name', api.user.userNameField, args.name, NAME_HINT),
+    password: check('--password', portalPassword, args.password),
+  };
+}
+
+export async function resetPasswordCommand(s: Services, args: ResetPasswordArgs, out: Out): Promise<number> {
+  const { name, password } = validateResetPassword(args);
+  const hash = await s.auth.hash(password);
+  const { userId, revoked } = await s.db.transaction().execute(async (trx) => {
+    const user = await trx
+      .selectFrom('users')
+      .select(['user_id', 'name'])
+      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .executeTakeFirst();
+    if (!user) throw new CliError(`No user named "${name}".`);
+    await trx
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: new Date() })
+      .where('user_id', '=', user.user_id)
+      .execute();
+    const r = await trx
+      .updateTable('sessions')
+      .set({ revoked_at: new Date(), revoked_reason: 'password reset by operator' })
+      .where('user_id', '=', user.user_id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    await s.audit.record(
+      trx,
+      null,
+      'user',
+      user.user_id,
+      'reset password (cli)',
+      { passwd: '***' },
+      { passwd: '***' },
+    );
+    return { userId: user.user_id, revoked: Number(r.numUpdatedRows) };
+  });
+  out(`Password of "${name}" changed; ${revoked} open session(s) revoked.`);
+  return userId;
+}
+
+/** `tandem seed-demo`: the demo data (idempotent), then a table of every demo credential. */
+export async function seedDemoCommand(s: Services, out: Out): Promise<DemoCredential[]> {
+  const report = await seedDemoData(s);
+  const created = Object.entries(report.created);
+  out(
+    created.length
+      ? `Demo data created: ${created.map(([entity, n]) => `${entity} ${n}`).join(', ')}.`
+      : 'Demo data already complete; nothing created.',
+  );
+  out('');
+  for (const line of credentialTable(report.credentials)) out(line);
+  out('');
+  out(`Sign in at ${s.config.publicUrl}/`);
+  if (report.credentials.some((c) => c.status === 'exists, password changed')) {
+    out('Some demo users have another password now; use `tandem reset-password` to restore it.');
+  }
+  return report.credentials;
+}
+
+export function credentialTable(rows: DemoCredential[]): string[] {
+  const header = ['Role', 'User name', 'Password', 'E-mail', 'Status'];
+  const cells = rows.map((r) => [r.role, r.name, r.password, r.email, r.status]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
+}
+
+const NAME_HINT = 'letters, digits and . _ @ - only, at most 64 characters';
+
+/** Validates one option with the contract's field schema; the message comes from the catalogue. */
+function check<T extends z.ZodType>(
+  option: string,
+  schema: T,
+  value: string | undefined,
+  hint?: string,
+): z.output<T> {
+  if (value === undefined || value === '') throw new CliError(`${option} is required`, 2);
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const key = r.error.issues[0]?.message ?? 'invalidValue';
+  let text = (MESSAGE_KEYS as string[]).includes(key) ? message(key as MessageKey, 'en', [option]) : key;
+  if (!text.includes(option)) text = `${option}: ${text}`;
+  throw new CliError(hint ? `${text} (${hint})` : text);
+}

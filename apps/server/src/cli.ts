@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import {
+  CliError,
+  createAdminCommand,
+  describeDatabase,
+  migrateCommand,
+  openDatabaseOrExplain,
+  openTandem,
+  resetPasswordCommand,
+  seedDemoCommand,
+  validateCreateAdmin,
+  validateResetPassword,
+  type Tandem,
+} from './cli-commands';
+import { loadConfig } from './config';
+
+/**
+ * Operator CLI: `npm run tandem -- <command> [options]`. Parses arguments and runs one command of
+ * cli-commands.ts against the database the environment names (DATABASE_URL, else PGlite in DATA_DIR).
+ * Exit codes: 0 done, 1 the command failed, 2 wrong usage.
+ */
+
+const USAGE = `Usage: npm run tandem -- <command> [options]
+
+Commands:
+  migrate                                          apply pending migrations and the reference data
+  create-admin --name N --email E --password P     create an unrestricted admin (password 8-15 characters)
+  reset-password --name N --password P             set a user's password and end all their sessions
+  seed-demo                                        create the demo users and data (safe to run again)
+  help                                             show this text
+
+The database is PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR (default apps/server/data,
+where \`npm start\` keeps it).
+With PGlite, stop the server first: one process at a time may open DATA_DIR.`;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const str = { type: 'string' } as const;
+const COMMANDS: Record<string, Options> = {
+  migrate: {},
+  'create-admin': { name: str, email: str, password: str },
+  'reset-password': { name: str, password: str },
+  'seed-demo': {},
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const options = COMMANDS[command];
+  if (!options) throw new CliError(`Unknown command "${command}".\n\n${USAGE}`, 2);
+
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    values = parseArgs({ args: rest, options, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    throw new CliError(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`, 2);
+  }
+  const opt = (k: string) => (typeof values[k] === 'string' ? values[k] : undefined);
+  // Check the options before touching the database.
+  const createArgs =
+    command === 'create-admin'
+      ? validateCreateAdmin({ name: opt('name'), email: opt('email'), password: opt('password') })
+      : null;
+  const resetArgs =
+    command === 'reset-password'
+      ? validateResetPassword({ name: opt('name'), password: opt('password') })
+      : null;
+
+  // `npm start` runs the server in apps/server, so its default DATA_DIR is apps/server/data: use the
+  // same folder whatever directory the CLI is started from.
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: process.env.DATA_DIR || path.resolve(import.meta.dirname, '../data'),
+  });
+  console.log(`Database: ${describeDatabase(config)}`);
+
+  if (command === 'migrate') {
+    const database = await openDatabaseOrExplain(config);
+    try {
+      await migrateCommand(database.db, console.log);
+    } finally {
+      await database.close();
+    }
+    return 0;
+  }
+
+  const tandem: Tandem = await openTandem(config);
+  try {
+    for (const name of tandem.applied) console.log(`applied ${name}`);
+    const s = tandem.services;
+    if (createArgs) {
+      await createAdminCommand(s, createArgs, console.log);
+    } else if (resetArgs) {
+      await resetPasswordCommand(s, resetArgs, console.log);
+    } else {
+      await seedDemoCommand(s, console.log);
+    }
+  } finally {
+    await tandem.close();
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof CliError) {
+      console.error(`tandem: ${e.message}`);
+      process.exitCode = e.exitCode;
+    } else {
+      console.error('tandem: failed:', e instanceof Error ? (e.stack ?? e.message) : e);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,311 @@
+import { sql } from 'kysely';
+import type { Services } from '../services';
+import type { Db } from './connection';
+import { DEMO, type DemoCarrier, type DemoData, type DemoLogin } from './demo';
+
+/** One login the demo created or found, for the credential table. */
+export interface DemoCredential {
+  role: string;
+  name: string;
+  password: string;
+  email: string;
+  /** created now, already there, or already there with another password (someone changed it). */
+  status: 'created' | 'exists' | 'exists, password changed';
+}
+
+export interface DemoReport {
+  credentials: DemoCredential[];
+  /** Records created in this run, per entity (nothing when the demo was already complete). */
+  created: Record<string, number>;
+}
+
+/**
+ * Writes the demo data idempotently in one transaction: every record is looked up by its natural key
+ * (user and carrier name, agent name, invoice number, subject ...) and only created when missing;
+ * existing records are left as they are. Every creation leaves a modification log row.
+ */
+export async function seedDemoData(
+  s: Services,
+  data: DemoData = DEMO,
+  now = new Date(),
+): Promise<DemoReport> {
+  const report: DemoReport = { credentials: [], created: {} };
+  const created = (entity: string) => (report.created[entity] = (report.created[entity] ?? 0) + 1);
+  const audit = async (trx: Db, entity: string, id: string | number, after: unknown) => {
+    created(entity);
+    await s.audit.record(trx, null, entity, id, 'create (demo)', null, after);
+  };
+
+  await s.db.transaction().execute(async (trx) => {
+    const ensureUser = async (
+      role: string,
+      login: DemoLogin,
+      kind:
+        | { user_type: 'admin' }
+        | { user_type: 'client'; client_id: number }
+        | { user_type: 'agent'; agent_id: number },
+    ): Promise<{ userId: number; isNew: boolean }> => {
+      const existing = await trx
+        .selectFrom('users')
+        .select(['user_id', 'password_hash'])
+        .where(sql<string>`lower(name)`, '=', login.name.toLowerCase())
+        .executeTakeFirst();
+      if (existing) {
+        const same = await s.auth.verify(login.password, existing.password_hash);
+        report.credentials.push({
+          role,
+          ...pickLogin(login),
+          status: same ? 'exists' : 'exists, password changed',
+        });
+        return { userId: existing.user_id, isNew: false };
+      }
+      const firstUser = !(await trx.selectFrom('users').select('user_id').limit(1).executeTakeFirst());
+      const row = await trx
+        .insertInto('users')
+        .values({
+          name: login.name,
+          password_hash: await s.auth.hash(login.password),
+          first_name: login.first_name,
+          last_name: login.last_name,
+          email: login.email,
+          user_type: kind.user_type,
+          role_id: null,
+          client_id: kind.user_type === 'client' ? kind.client_id : null,
+          agent_id: kind.user_type === 'agent' ? kind.agent_id : null,
+          is_server_admin: firstUser && kind.user_type === 'admin',
+          landing_page: null,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await audit(trx, 'user', row.user_id, row);
+      report.credentials.push({ role, ...pickLogin(login), status: 'created' });
+      return { userId: row.user_id, isNew: true };
+    };
+
+    await ensureUser('admin', data.admin, { user_type: 'admin' });
+
+    const agentId = await ensureAgent(trx, data, now, audit);
+    await ensureUser('agent', data.agent.login, { user_type: 'agent', agent_id: agentId });
+
+    for (const def of data.carriers) {
+      const clientId = await ensureCarrier(trx, def, def.via_agent ? agentId : null, now, audit);
+      const user = await ensureUser(def.client_type, def.login, { user_type: 'client', client_id: clientId });
+      await ensureCarrierLife(trx, def, clientId, user.userId, now, audit);
+      if (user.isNew) {
+        for (const si of def.signins) {
+          await trx
+            .insertInto('signin_history')
+            .values({
+              user_id: user.userId,
+              name: def.login.name,
+              ip: si.ip,
+              result: si.result,
+              reason: si.result === 'failed' ? 'wrong password' : '',
+              created_at: new Date(now.getTime() - si.minutes_ago * 60_000),
+            })
+            .execute();
+          created('signin_history');
+        }
+      }
+    }
+
+    for (const sw of data.switches) {
+      let row = await trx
+        .selectFrom('switches')
+        .select('switch_id')
+        .where('name', '=', sw.name)
+        .executeTakeFirst();
+      if (!row) {
+        const { sip_hosts: _hosts, ...fields } = sw;
+        const inserted = await trx
+          .insertInto('switches')
+          .values({ ...fields, last_seen_at: sw.connected ? now : null })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await audit(trx, 'switch', inserted.switch_id, inserted);
+        row = inserted;
+      }
+      for (const host of sw.sip_hosts) {
+        const taken = await trx
+          .selectFrom('sip_hosts')
+          .select('id')
+          .where('sip_ip', '=', host.sip_ip)
+          .where('sip_port', '=', host.sip_port)
+          .executeTakeFirst();
+        if (taken) continue;
+        const inserted = await trx
+          .insertInto('sip_hosts')
+          .values({ ...host, switch_id: row.switch_id })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await audit(trx, 'sip_host', inserted.id, inserted);
+      }
+    }
+  });
+  return report;
+}
+
+type Audit = (trx: Db, entity: string, id: string | number, after: unknown) => Promise<void>;
+
+const pickLogin = (l: DemoLogin) => ({ name: l.name, password: l.password, email: l.email });
+
+async function ensureAgent(trx: Db, data: DemoData, now: Date, audit: Audit): Promise<number> {
+  const a = data.agent;
+  const existing = await trx
+    .selectFrom('agents')
+    .select('agent_id')
+    .where(sql<string>`lower(agent_name)`, '=', a.agent_name.toLowerCase())
+    .executeTakeFirst();
+  if (existing) return existing.agent_id;
+  const row = await trx
+    .insertInto('agents')
+    .values({
+      agent_name: a.agent_name,
+      email: a.email,
+      commission_method: a.commission_method,
+      commission_percent: a.commission_percent,
+      frequency: a.frequency,
+      referral_key: a.referral_key,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await audit(trx, 'agent', row.agent_id, row);
+  return row.agent_id;
+}
+
+async function ensureCarrier(
+  trx: Db,
+  def: DemoCarrier,
+  agentId: number | null,
+  now: Date,
+  audit: Audit,
+): Promise<number> {
+  const existing = await trx
+    .selectFrom('carriers')
+    .select('client_id')
+    .where(sql<string>`lower(name)`, '=', def.name.toLowerCase())
+    .executeTakeFirst();
+  if (existing) return existing.client_id;
+  const row = await trx
+    .insertInto('carriers')
+    .values({
+      name: def.name,
+      company: def.company,
+      client_type: def.client_type,
+      company_type: def.company_type,
+      mode: def.mode,
+      balance: def.balance,
+      credit_limit: def.credit_limit,
+      main_email: def.login.email,
+      noc_email: def.login.email,
+      billing_email: def.login.email,
+      agent_id: agentId,
+      registration_status: 'approved',
+      is_active: true,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await audit(trx, 'carrier', row.client_id, row);
+  return row.client_id;
+}
+
+/** Messages, alerts, invoices and tickets of one carrier, each created once. */
+async function ensureCarrierLife(
+  trx: Db,
+  def: DemoCarrier,
+  clientId: number,
+  userId: number,
+  now: Date,
+  audit: Audit,
+): Promise<void> {
+  for (const m of def.messages) {
+    const found = await trx
+      .selectFrom('client_messages')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('subject', '=', m.subject)
+      .executeTakeFirst();
+    if (found) continue;
+    const row = await trx
+      .insertInto('client_messages')
+      .values({ ...m, client_id: clientId })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(trx, 'client_message', row.id, row);
+  }
+
+  for (const a of def.alerts) {
+    const found = await trx
+      .selectFrom('client_alerts')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('content', '=', a.content)
+      .executeTakeFirst();
+    if (found) continue;
+    const row = await trx
+      .insertInto('client_alerts')
+      .values({ ...a, client_id: clientId })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(trx, 'client_alert', row.id, row);
+  }
+
+  for (const inv of def.invoices) {
+    const found = await trx
+      .selectFrom('invoices')
+      .select('invoice_id')
+      .where('invoice_number', '=', inv.invoice_number)
+      .executeTakeFirst();
+    if (found) continue;
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - inv.months_ago, 1));
+    const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - inv.months_ago + 1, 1));
+    const due = new Date(end.getTime() + inv.due_days * 86_400_000);
+    const row = await trx
+      .insertInto('invoices')
+      .values({
+        client_id: clientId,
+        invoice_number: inv.invoice_number,
+        invoice_date: dateOnly(end),
+        period_start: start,
+        period_end: end,
+        amount: inv.amount,
+        paid_amount: inv.paid_amount,
+        due_date: dateOnly(due),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(trx, 'invoice', row.invoice_id, row);
+  }
+
+  for (const t of def.tickets) {
+    const found = await trx
+      .selectFrom('tickets')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('subject', '=', t.subject)
+      .executeTakeFirst();
+    if (found) continue;
+    const row = await trx
+      .insertInto('tickets')
+      .values({
+        client_id: clientId,
+        user_id: userId,
+        username: def.login.name,
+        department: t.department,
+        subject: t.subject,
+        content: t.content,
+        url: '',
+        type: 'support',
+        ticket_status: t.status,
+        modified_on: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(trx, 'ticket', row.id, row);
+  }
+}
+
+const dateOnly = (d: Date) => d.toISOString().slice(0, 10);

@@ -1,0 +1,233 @@
+/**
+ * Demo data of `tandem seed-demo`: one admin, a client and a vendor carrier with portal users, an
+ * agent with a portal user and a referral key, and some living data around them. Everything here is
+ * declarative; `demo-seed.ts` writes it idempotently (each record is looked up by its natural key and
+ * only created when missing). Later areas add their records here (trunks, rate tables, CDRs ...) and a
+ * step to the seeder.
+ *
+ * Addresses are from the documentation ranges (RFC 5737) and e-mails use example.com (RFC 2606).
+ */
+
+export interface DemoLogin {
+  name: string;
+  password: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+export interface DemoInvoice {
+  invoice_number: string;
+  /** Months before the current month that the invoice covers (1 = last month). */
+  months_ago: number;
+  amount: string;
+  paid_amount: string;
+  /** Days after the invoice date. */
+  due_days: number;
+}
+
+export interface DemoCarrier {
+  name: string;
+  company: string;
+  client_type: 'client' | 'vendor';
+  company_type: 'termination' | 'origination';
+  mode: 'prepaid' | 'postpaid';
+  balance: string;
+  credit_limit: string;
+  /** Whether the demo agent brought this carrier in. */
+  via_agent: boolean;
+  login: DemoLogin;
+  messages: { type: string; subject: string; content: string; is_read: boolean }[];
+  alerts: { level: string; content: string; status: 'new' | 'viewed' | 'read' }[];
+  invoices: DemoInvoice[];
+  tickets: {
+    department: string;
+    subject: string;
+    content: string;
+    status: 'open' | 'waiting' | 'resolved';
+  }[];
+  /** Sign-ins recorded for the portal user when it is created (minutes before the seeding). */
+  signins: { minutes_ago: number; result: 'success' | 'failed'; ip: string }[];
+}
+
+export interface DemoAgent {
+  agent_name: string;
+  email: string;
+  commission_method: 'profit' | 'revenue';
+  commission_percent: string;
+  frequency: 'daily' | 'weekly' | 'monthly';
+  referral_key: string;
+  login: DemoLogin;
+}
+
+export interface DemoSwitch {
+  name: string;
+  lan_ip: string;
+  active_call_ip: string;
+  cli_ip: string;
+  cli_port: number;
+  connected: boolean;
+  sip_hosts: { host_name: string; sip_ip: string; sip_port: number }[];
+}
+
+export interface DemoData {
+  admin: DemoLogin;
+  agent: DemoAgent;
+  carriers: DemoCarrier[];
+  switches: DemoSwitch[];
+}
+
+export const DEMO: DemoData = {
+  admin: {
+    name: 'demo_admin',
+    password: 'Demo#Admin26',
+    email: 'admin@demo.example.com',
+    first_name: 'Dana',
+    last_name: 'Operator',
+  },
+  agent: {
+    agent_name: 'Demo Agent',
+    email: 'agent@demo.example.com',
+    commission_method: 'profit',
+    commission_percent: '5',
+    frequency: 'monthly',
+    referral_key: 'demo-agent-referral-key',
+    login: {
+      name: 'demo_agent',
+      password: 'Demo#Agent26',
+      email: 'agent@demo.example.com',
+      first_name: 'Alex',
+      last_name: 'Reseller',
+    },
+  },
+  carriers: [
+    {
+      name: 'Demo Client',
+      company: 'Demo Client Telecom Ltd',
+      client_type: 'client',
+      company_type: 'termination',
+      mode: 'prepaid',
+      balance: '1250.500000',
+      credit_limit: '500.000000',
+      via_agent: true,
+      login: {
+        name: 'demo_client',
+        password: 'Demo#Client26',
+        email: 'noc@client.demo.example.com',
+        first_name: 'Chris',
+        last_name: 'Customer',
+      },
+      messages: [
+        {
+          type: 'notice',
+          subject: 'Welcome to Tandem',
+          content: 'Your account is active. Your trunks and rates are listed in the portal.',
+          is_read: true,
+        },
+        {
+          type: 'rate',
+          subject: 'Rate change notice',
+          content: 'New rates for Germany mobile take effect in 7 days.',
+          is_read: false,
+        },
+        {
+          type: 'maintenance',
+          subject: 'Planned maintenance',
+          content: 'Switch maintenance on Sunday 02:00-03:00 UTC; calls fail over to the second SIP host.',
+          is_read: false,
+        },
+      ],
+      alerts: [
+        { level: 'warning', content: 'Balance below 2,000.00 USD', status: 'new' },
+        { level: 'info', content: 'Invoice DEMO-C-0003 is due in 10 days', status: 'viewed' },
+      ],
+      invoices: [
+        {
+          invoice_number: 'DEMO-C-0001',
+          months_ago: 3,
+          amount: '842.120000',
+          paid_amount: '842.120000',
+          due_days: 15,
+        },
+        {
+          invoice_number: 'DEMO-C-0002',
+          months_ago: 2,
+          amount: '915.400000',
+          paid_amount: '500.000000',
+          due_days: 15,
+        },
+        {
+          invoice_number: 'DEMO-C-0003',
+          months_ago: 1,
+          amount: '1033.750000',
+          paid_amount: '0',
+          due_days: 15,
+        },
+      ],
+      tickets: [
+        {
+          department: 'Admin',
+          subject: 'Calls to UK mobile fail with 503',
+          content: 'Since this morning about 20 percent of calls to +447 fail with SIP 503.',
+          status: 'waiting',
+        },
+        {
+          department: 'Billing',
+          subject: 'Copy of invoice DEMO-C-0001',
+          content: 'Please send a copy to our accounts department.',
+          status: 'resolved',
+        },
+      ],
+      signins: [
+        { minutes_ago: 180, result: 'success', ip: '198.51.100.23' },
+        { minutes_ago: 120, result: 'failed', ip: '198.51.100.23' },
+        { minutes_ago: 119, result: 'success', ip: '198.51.100.23' },
+      ],
+    },
+    {
+      name: 'Demo Vendor',
+      company: 'Demo Vendor Carrier AG',
+      client_type: 'vendor',
+      company_type: 'termination',
+      mode: 'postpaid',
+      balance: '-310.250000',
+      credit_limit: '5000.000000',
+      via_agent: false,
+      login: {
+        name: 'demo_vendor',
+        password: 'Demo#Vendor26',
+        email: 'noc@vendor.demo.example.com',
+        first_name: 'Vera',
+        last_name: 'Supplier',
+      },
+      messages: [
+        {
+          type: 'notice',
+          subject: 'Welcome to Tandem',
+          content: 'Your egress trunks are listed in the portal.',
+          is_read: false,
+        },
+      ],
+      alerts: [
+        { level: 'info', content: 'ASR to your trunk dropped below 40 percent last hour', status: 'new' },
+      ],
+      invoices: [],
+      tickets: [],
+      signins: [{ minutes_ago: 240, result: 'success', ip: '203.0.113.40' }],
+    },
+  ],
+  switches: [
+    {
+      name: 'demo-switch-1',
+      lan_ip: '192.0.2.10',
+      active_call_ip: '192.0.2.10',
+      cli_ip: '192.0.2.10',
+      cli_port: 4320,
+      connected: true,
+      sip_hosts: [
+        { host_name: 'sip-a.demo.example.com', sip_ip: '192.0.2.20', sip_port: 5060 },
+        { host_name: 'sip-b.demo.example.com', sip_ip: '192.0.2.21', sip_port: 5060 },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,284 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CliError,
+  createAdminCommand,
+  migrateCommand,
+  openTandem,
+  resetPasswordCommand,
+  seedDemoCommand,
+} from '../../src/cli-commands';
+import { loadConfig } from '../../src/config';
+import { DEMO } from '../../src/db/demo';
+import { startHarness, type Harness } from './harness';
+
+// The operator commands run in-process against the harness's database (PGlite in memory, or a fresh
+// PostgreSQL database when DATABASE_URL is set); cli.ts itself is run as a process at the end.
+
+let h: Harness;
+const lines: string[] = [];
+const out = (l: string) => void lines.push(l);
+const memoryConfig = () =>
+  loadConfig({ ...process.env, DATABASE_URL: '', PASSWORD_COST: '10', LOG_LEVEL: 'error' });
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const TABLES = [
+  'users',
+  'agents',
+  'carriers',
+  'client_messages',
+  'client_alerts',
+  'invoices',
+  'tickets',
+  'switches',
+  'sip_hosts',
+  'signin_history',
+  'modification_log',
+] as const;
+
+async function counts(): Promise<Record<string, number>> {
+  const r: Record<string, number> = {};
+  for (const t of TABLES) {
+    const row = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(t)}`.execute(
+      h.built.services.db,
+    );
+    r[t] = Number(row.rows[0]?.n);
+  }
+  return r;
+}
+
+describe('tandem migrate', () => {
+  it('opens an empty database migrated and seeded as the server does; migrating again applies nothing', async () => {
+    const t = await openTandem(memoryConfig(), { memory: true });
+    try {
+      expect(t.applied).toEqual(['0001_frame']);
+      expect(t.services.dbKind).toBe('pglite');
+      const menu = await t.database.db
+        .selectFrom('sys_submenu')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow();
+      expect(menu.n).toBeGreaterThan(50);
+
+      lines.length = 0;
+      expect(await migrateCommand(t.database.db, out)).toEqual([]);
+      expect(lines.join('\n')).toMatch(/up to date/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('tandem create-admin', () => {
+  it('creates an unrestricted admin who signs in and manages users', async () => {
+    const s = h.built.services;
+    const id = await createAdminCommand(
+      s,
+      { name: 'ops', email: 'ops@example.com', password: 'Ops#Pass01' },
+      out,
+    );
+    const token = await h.signIn('ops', 'Ops#Pass01');
+    const me = await h.call<{ user_id: number; user_type: string; role_id: number }>('GET', '/api/user', {
+      token,
+    });
+    expect(me.body.payload).toMatchObject({ user_id: id, user_type: 'admin', role_id: 0 });
+    const users = await h.call<{ total: number }>('GET', '/api/user/list', { token });
+    expect(users.body.success).toBe(true);
+
+    const log = await s.db
+      .selectFrom('modification_log')
+      .selectAll()
+      .where('entity', '=', 'user')
+      .where('entity_id', '=', String(id))
+      .execute();
+    expect(log.map((r) => r.action)).toEqual(['create admin (cli)']);
+    expect(JSON.stringify(log[0]?.after)).not.toContain('scrypt$');
+  });
+
+  it('refuses a taken name (any case) and passwords outside 8-15 characters, creating nothing', async () => {
+    const s = h.built.services;
+    const before = await counts();
+    await expect(
+      createAdminCommand(s, { name: 'OPS', email: 'x@example.com', password: 'Good#Pass1' }, out),
+    ).rejects.toThrow(/already exists/);
+    await expect(
+      createAdminCommand(s, { name: 'ops2', email: 'x@example.com', password: 'short' }, out),
+    ).rejects.toThrow(/8 to 15/);
+    await expect(
+      createAdminCommand(s, { name: 'ops2', email: 'x@example.com', password: '1234567890123456' }, out),
+    ).rejects.toThrow(/8 to 15/);
+    await expect(
+      createAdminCommand(s, { name: 'ops2', email: 'not-an-email', password: 'Good#Pass1' }, out),
+    ).rejects.toThrow(/email/);
+    await expect(
+      createAdminCommand(s, { name: 'ops 2', email: 'x@example.com', password: 'Good#Pass1' }, out),
+    ).rejects.toThrow(CliError);
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe('tandem reset-password', () => {
+  it('sets the new password and ends every open session of the user', async () => {
+    const s = h.built.services;
+    const oldToken = await h.signIn('ops', 'Ops#Pass01');
+    lines.length = 0;
+    await resetPasswordCommand(s, { name: 'OPS', password: 'New#Pass02' }, out);
+    // the session of the create-admin test and this one
+    expect(lines.join('\n')).toMatch(/2 open session\(s\) revoked/);
+
+    const stale = await h.call('GET', '/api/user', { token: oldToken });
+    expect(stale.status).toBe(401);
+    expect(stale.body.error?.code).toBe(130);
+
+    const wrong = await h.call('POST', '/api/auth', {
+      body: { email_or_name: 'ops', password: 'Ops#Pass01' },
+    });
+    expect(wrong.body.success).toBe(false);
+    await h.signIn('ops', 'New#Pass02');
+  });
+
+  it('fails clearly for an unknown user or a bad password', async () => {
+    const s = h.built.services;
+    await expect(resetPasswordCommand(s, { name: 'nobody', password: 'Good#Pass1' }, out)).rejects.toThrow(
+      /No user named "nobody"/,
+    );
+    await expect(resetPasswordCommand(s, { name: 'ops', password: 'short' }, out)).rejects.toThrow(/8 to 15/);
+  });
+});
+
+describe('tandem seed-demo', () => {
+  it('creates the demo once; a second run creates nothing and reports the same logins', async () => {
+    const s = h.built.services;
+    const first = await seedDemoCommand(s, out);
+    expect(first.map((c) => [c.role, c.name, c.status])).toEqual([
+      ['admin', DEMO.admin.name, 'created'],
+      ['agent', DEMO.agent.login.name, 'created'],
+      ['client', 'demo_client', 'created'],
+      ['vendor', 'demo_vendor', 'created'],
+    ]);
+    const after1 = await counts();
+    lines.length = 0;
+    const second = await seedDemoCommand(s, out);
+    expect(await counts()).toEqual(after1);
+    expect(second.every((c) => c.status === 'exists')).toBe(true);
+    expect(lines[0]).toMatch(/nothing created/);
+    // the credential table lists every login with its password
+    for (const c of second)
+      expect(lines.some((l) => l.includes(c.name) && l.includes(c.password))).toBe(true);
+  });
+
+  it('gives each demo login a working portal with living data', async () => {
+    const creds = Object.fromEntries((await seedDemoCommand(h.built.services, out)).map((c) => [c.role, c]));
+    const tokenOf = (role: string) => h.signIn(creds[role]!.name, creds[role]!.password);
+
+    const admin = await tokenOf('admin');
+    const home = await h.call<{ clients: number; vendors: number; agents: number; waiting_tickets: number }>(
+      'GET',
+      '/api/home/admin',
+      {
+        token: admin,
+      },
+    );
+    expect(home.body.payload).toMatchObject({ clients: 1, vendors: 1, agents: 1, waiting_tickets: 1 });
+    const switches = await h.call<{ total: number }>('GET', '/api/switch/full/list', { token: admin });
+    expect(switches.body.payload.total).toBe(1);
+    const hosts = await h.call<{ total: number }>('GET', '/api/switch/sip_host/list', { token: admin });
+    expect(hosts.body.payload.total).toBe(2);
+
+    const client = await tokenOf('client');
+    const me = await h.call<{ user_type: string; client: { name: string } }>('GET', '/api/user', {
+      token: client,
+    });
+    expect(me.body.payload.user_type).toBe('client');
+    const messages = await h.call<{ total: number }>('GET', '/api/home/client/message/list', {
+      token: client,
+    });
+    expect(messages.body.payload.total).toBe(3);
+    const alerts = await h.call<{ total: number }>('GET', '/api/home/client/alert/list', { token: client });
+    expect(alerts.body.payload.total).toBe(2);
+    const unpaid = await h.call<{ items: { invoice_number: string }[] }>(
+      'GET',
+      '/api/home/client/invoice/list?paid=false',
+      {
+        token: client,
+      },
+    );
+    expect(unpaid.body.payload.items.map((i) => i.invoice_number).sort()).toEqual([
+      'DEMO-C-0002',
+      'DEMO-C-0003',
+    ]);
+    const tickets = await h.call<{ items: { ticket_status: string }[] }>('GET', '/api/ticket/list', {
+      token: client,
+    });
+    expect(tickets.body.payload.items.map((t) => t.ticket_status).sort()).toEqual(['resolved', 'waiting']);
+
+    const vendor = await tokenOf('vendor');
+    const vme = await h.call<{ user_type: string }>('GET', '/api/user', { token: vendor });
+    expect(vme.body.payload.user_type).toBe('vendor');
+
+    const agent = await tokenOf('agent');
+    const ame = await h.call<{ user_type: string; referal_key: string }>('GET', '/api/user', {
+      token: agent,
+    });
+    expect(ame.body.payload).toMatchObject({ user_type: 'agent', referal_key: DEMO.agent.referral_key });
+    const clients = await h.call<{ items: { name: string }[] }>('GET', '/api/home/agent/client_balances', {
+      token: agent,
+    });
+    expect(clients.body.payload.items.map((c) => c.name)).toEqual(['Demo Client']);
+  });
+
+  it('tells when a demo password was changed since seeding', async () => {
+    await resetPasswordCommand(h.built.services, { name: 'demo_vendor', password: 'Changed#26' }, out);
+    const creds = await seedDemoCommand(h.built.services, out);
+    expect(creds.find((c) => c.name === 'demo_vendor')?.status).toBe('exists, password changed');
+    expect(creds.find((c) => c.name === 'demo_client')?.status).toBe('exists');
+  });
+});
+
+describe('cli.ts', () => {
+  const root = path.resolve(import.meta.dirname, '../../../..');
+  const run = (args: string[], dataDir: string) =>
+    spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['apps/server/src/cli.ts', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PASSWORD_COST: '10' },
+      timeout: 60_000,
+    });
+
+  it('runs commands against DATA_DIR and exits non-zero with a clear message on bad input', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cli-'));
+    try {
+      const usage = run(['frobnicate'], dataDir);
+      expect(usage.status).toBe(2);
+      expect(usage.stderr).toMatch(/Unknown command "frobnicate"/);
+
+      const bad = run(
+        ['create-admin', '--name', 'root', '--email', 'root@example.com', '--password', 'short'],
+        dataDir,
+      );
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toMatch(/--password: Password must be 8 to 15 characters/);
+      expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false); // checked before opening the database
+
+      const migrate = run(['migrate'], dataDir);
+      expect(migrate.status, migrate.stderr).toBe(0);
+      expect(migrate.stdout).toMatch(/applied 0001_frame/);
+
+      const created = run(
+        ['create-admin', '--name', 'root', '--email', 'root@example.com', '--password', 'Root#Pass1'],
+        dataDir,
+      );
+      expect(created.status, created.stderr).toBe(0);
+      expect(created.stdout).toMatch(/Created admin "root"/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
