@@ -99,15 +99,23 @@ function parse(schema: z.ZodType | undefined, value: unknown): unknown {
   for (const issue of r.error.issues) {
     const field = issue.path.length ? issue.path.map(String).join('.') : '_';
     if (fields[field]) continue;
-    fields[field] = issueToField(issue, field);
+    fields[field] = issueToField(issue, field, valueAt(value, issue.path) == null);
   }
   throw new AppError(ErrorCode.validation, 'validationFailed', [], 400, fields);
 }
 
-function issueToField(issue: z.core.$ZodIssue, field: string): FieldError {
+/** The input value at an issue's path (zod issues do not carry it). */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let v = value;
+  for (const k of path)
+    v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+function issueToField(issue: z.core.$ZodIssue, field: string, missing: boolean): FieldError {
   const label = field;
   if (issue.code === 'unrecognized_keys') return { key: 'invalidValue', params: [issue.keys.join(', ')] };
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined)
+  if (missing && (issue.code === 'invalid_type' || issue.code === 'invalid_value'))
     return { key: 'required', params: [label] };
   // A message the contract chose (a catalogue key such as passwordLength) wins over the generic ones.
   if ((MESSAGE_KEYS as string[]).includes(issue.message)) return { key: issue.message, params: [label] };

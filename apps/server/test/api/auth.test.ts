@@ -136,6 +136,7 @@ describe('POST /auth (sign-in)', () => {
     invalid(
       await h.call('POST', '/api/auth', { body: { email_or_name: 'admin', password: 12345678 } }),
       'password',
+      'password is not valid',
     );
     const bad = await h.call('POST', '/api/auth', { raw: '{"email_or_name": "admin", ' });
     fails(bad, 110, 'The request body is not valid JSON');
@@ -299,6 +300,7 @@ describe('POST /auth/check-password', () => {
     invalid(
       await h.call('POST', '/api/auth/check-password', { token: admin, body: { password: 42 } }),
       'password',
+      'password is not valid',
     );
     fails(await h.call('POST', '/api/auth/check-password', { token: admin, raw: 'password=x' }), 110);
   });
