@@ -21,6 +21,9 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>, opts: { memory?: boolean } = {}): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle connection dropped by the server (restart, failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (err) => console.error('PostgreSQL idle connection error:', err.message));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -8,6 +8,7 @@ export interface Actor {
   user: UserRecord;
   type: UserType;
   sessionId: number;
+  cdrExpiresAt: Date;
   grants: Grants;
   /** Carrier of a client or vendor user; agent of an agent user. Tenancy keys. */
   clientId: number | null;

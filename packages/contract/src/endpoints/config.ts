@@ -104,4 +104,9 @@ export const watchdogStatus = endpoint({
     disk: z.array(z.object({ mount: z.string(), percent: z.number(), used_percent: z.number(), total_bytes: z.number(), used_bytes: z.number() })) }),
 });
 
+export const health = endpoint({
+  method: 'GET', path: '/health', summary: 'Liveness of the process (no database access): for load balancers and as a benchmark baseline', tag: 'config',
+  access: PUBLIC, payload: z.object({ status: z.literal('ok'), uptime_s: z.number() }),
+});
+
 export const listQueryOnly = listQuery;

@@ -42,17 +42,6 @@ export class AuthService {
     return verifyPassword(password, hash);
   }
 
-  /** Effective type: a client user is a vendor when its carrier is a vendor. */
-  async userTypeOf(user: UserRecord): Promise<UserType> {
-    if (user.user_type !== 'client' || !user.client_id) return user.user_type;
-    const c = await this.s.db
-      .selectFrom('carriers')
-      .select('client_type')
-      .where('client_id', '=', user.client_id)
-      .executeTakeFirst();
-    return c?.client_type === 'vendor' ? 'vendor' : 'client';
-  }
-
   async signIn(nameOrEmail: string, password: string, ip: string, userAgent: string): Promise<IssuedToken> {
     const db = this.s.db;
     const since = new Date(Date.now() - THROTTLE_WINDOW_MIN * 60_000);
@@ -201,7 +190,8 @@ export class AuthService {
     const row = await this.s.db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.user_id', 's.user_id')
-      .select(['s.id as session_id', 's.expires_at', 's.refresh_until', 's.revoked_at', 's.last_used_at'])
+      .leftJoin('carriers as c', 'c.client_id', 'u.client_id')
+      .select(['s.id as session_id', 's.expires_at', 's.refresh_until', 's.revoked_at', 's.last_used_at', 's.cdr_expires_at', 'c.client_type'])
       .selectAll('u')
       .where('s.token_hash', '=', hashToken(token))
       .executeTakeFirst();
@@ -226,16 +216,13 @@ export class AuthService {
         .where('user_id', '=', row.user_id)
         .execute();
     }
-    const { session_id, expires_at: _e, refresh_until: _r, revoked_at: _v, last_used_at: _l, ...user } = row;
-    return this.actorFor(user, session_id);
-  }
-
-  async actorFor(user: UserRecord, sessionId: number): Promise<Actor> {
-    const type = await this.userTypeOf(user);
+    const { session_id, expires_at: _e, refresh_until: _r, revoked_at: _v, last_used_at: _l, cdr_expires_at, client_type, ...user } = row;
+    const type: UserType = user.user_type === 'client' ? (client_type === 'vendor' ? 'vendor' : 'client') : user.user_type;
     return {
       user,
       type,
-      sessionId,
+      sessionId: session_id,
+      cdrExpiresAt: cdr_expires_at,
       grants: await this.grants.forUser(this.s.db, user),
       clientId: type === 'client' || type === 'vendor' ? user.client_id : null,
       agentId: type === 'agent' ? user.agent_id : null,
@@ -288,17 +275,9 @@ export class AuthService {
     return this.issue(row.user_id, req.ip, String(req.headers['user-agent'] ?? ''));
   }
 
-  async cdrTokenOf(req: FastifyRequest, sessionId: number): Promise<{ token: string; expiration: string }> {
-    const token = tokenOf(req) ?? '';
-    const row = await this.s.db
-      .selectFrom('sessions')
-      .select('cdr_expires_at')
-      .where('id', '=', sessionId)
-      .executeTakeFirstOrThrow();
-    return {
-      token: cdrTokenFor(token, await this.s.settings.secret()),
-      expiration: row.cdr_expires_at.toISOString(),
-    };
+  /** The CDR API token of the caller's session (derived, never stored in clear). */
+  async cdrTokenOf(req: FastifyRequest, actor: Actor): Promise<{ token: string; expiration: string }> {
+    return { token: cdrTokenFor(tokenOf(req) ?? '', await this.s.settings.secret()), expiration: actor.cdrExpiresAt.toISOString() };
   }
 
   async revoke(sessionId: number, reason: string): Promise<void> {

@@ -169,6 +169,11 @@ export function registerConfig(app: FastifyInstance, s: Services): void {
     return null;
   });
 
+  implement(app, s, api.config.health, async () => ({
+    status: 'ok' as const,
+    uptime_s: Math.round((Date.now() - s.startedAt.getTime()) / 1000),
+  }));
+
   implement(app, s, api.config.getVersions, async () => ({
     items: [
       {

@@ -15,7 +15,7 @@ export function registerUsers(app: FastifyInstance, s: Services): void {
 
   implement(app, s, api.user.getSessionUser, async (ctx) => {
     const actor = actorOf(ctx);
-    return sessionUserOf(s, actor, await s.auth.cdrTokenOf(ctx.req, actor.sessionId));
+    return sessionUserOf(s, actor, await s.auth.cdrTokenOf(ctx.req, actor));
   });
 
   implement(app, s, api.user.getUser, async (ctx) => {

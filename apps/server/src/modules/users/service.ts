@@ -26,21 +26,23 @@ export async function sessionUserOf(
   cdr: { token: string; expiration: string },
 ): Promise<SessionUser> {
   const u = actor.user;
-  const [carrier, agent, role] = await Promise.all([
-    u.client_id
-      ? s.db.selectFrom('carriers').selectAll().where('client_id', '=', u.client_id).executeTakeFirst()
-      : undefined,
-    u.agent_id
-      ? s.db
-          .selectFrom('agents')
-          .select(['agent_id', 'agent_name', 'referral_key'])
-          .where('agent_id', '=', u.agent_id)
-          .executeTakeFirst()
-      : undefined,
-    u.role_id
-      ? s.db.selectFrom('roles').select('role_name').where('role_id', '=', u.role_id).executeTakeFirst()
-      : undefined,
-  ]);
+  // One round trip for the carrier, agent and role of the session.
+  const x = await s.db
+    .selectFrom('users as u')
+    .leftJoin('carriers as c', 'c.client_id', 'u.client_id')
+    .leftJoin('agents as a', 'a.agent_id', 'u.agent_id')
+    .leftJoin('roles as r', 'r.role_id', 'u.role_id')
+    .select([
+      'c.client_id', 'c.name as carrier_name', 'c.client_type', 'c.company_type', 'c.is_panel_accountsummary', 'c.is_panel_paymenthistory',
+      'c.is_panel_invoices', 'c.is_panel_balance', 'c.is_panel_onlinepayment', 'c.is_panel_trunks', 'c.enable_trunk_view', 'c.is_panel_didrequest',
+      'c.is_panel_mydid', 'c.is_panel_products', 'c.is_panel_cdrslist', 'c.is_panel_summaryreport', 'c.is_panel_block_list', 'c.ticket_menu',
+      'a.agent_id', 'a.agent_name', 'a.referral_key', 'r.role_name',
+    ])
+    .where('u.user_id', '=', u.user_id)
+    .executeTakeFirstOrThrow();
+  const carrier = x.client_id !== null && x.client_type && x.company_type ? { ...x, client_id: x.client_id, name: x.carrier_name ?? '', client_type: x.client_type, company_type: x.company_type } : undefined;
+  const agent = x.agent_id !== null ? { agent_id: x.agent_id, agent_name: x.agent_name ?? '', referral_key: x.referral_key ?? '' } : undefined;
+  const role = x.role_name !== null ? { role_name: x.role_name } : undefined;
   return {
     user_id: u.user_id,
     name: u.name,
@@ -55,20 +57,20 @@ export async function sessionUserOf(
           name: carrier.name,
           client_type: carrier.client_type,
           company_type: carrier.company_type,
-          is_panel_accountsummary: carrier.is_panel_accountsummary,
-          is_panel_paymenthistory: carrier.is_panel_paymenthistory,
-          is_panel_invoices: carrier.is_panel_invoices,
-          is_panel_balance: carrier.is_panel_balance,
-          is_panel_onlinepayment: carrier.is_panel_onlinepayment,
-          is_panel_trunks: carrier.is_panel_trunks,
-          enable_trunk_view: carrier.enable_trunk_view,
-          is_panel_didrequest: carrier.is_panel_didrequest,
-          is_panel_mydid: carrier.is_panel_mydid,
-          is_panel_products: carrier.is_panel_products,
-          is_panel_cdrslist: carrier.is_panel_cdrslist,
-          is_panel_summaryreport: carrier.is_panel_summaryreport,
-          is_panel_block_list: carrier.is_panel_block_list,
-          ticket_menu: carrier.ticket_menu,
+          is_panel_accountsummary: Boolean(carrier.is_panel_accountsummary),
+          is_panel_paymenthistory: Boolean(carrier.is_panel_paymenthistory),
+          is_panel_invoices: Boolean(carrier.is_panel_invoices),
+          is_panel_balance: Boolean(carrier.is_panel_balance),
+          is_panel_onlinepayment: Boolean(carrier.is_panel_onlinepayment),
+          is_panel_trunks: Boolean(carrier.is_panel_trunks),
+          enable_trunk_view: Boolean(carrier.enable_trunk_view),
+          is_panel_didrequest: Boolean(carrier.is_panel_didrequest),
+          is_panel_mydid: Boolean(carrier.is_panel_mydid),
+          is_panel_products: Boolean(carrier.is_panel_products),
+          is_panel_cdrslist: Boolean(carrier.is_panel_cdrslist),
+          is_panel_summaryreport: Boolean(carrier.is_panel_summaryreport),
+          is_panel_block_list: Boolean(carrier.is_panel_block_list),
+          ticket_menu: carrier.ticket_menu ?? 'true',
         }
       : null,
     client_id: u.client_id,
