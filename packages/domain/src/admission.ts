@@ -29,8 +29,8 @@ export function creditAllows(carrier: SnapshotCarrier, balance: Micros): boolean
 
 export type LimitHit = 'trunk_call_limit' | 'trunk_cps_limit' | 'carrier_call_limit' | 'carrier_cps_limit';
 
-function under(limit: number | null, current: number | undefined): boolean {
-  return limit === null || (current ?? 0) < limit;
+function under(limit: number | null, counters: ReadonlyMap<number, number> | undefined, id: number): boolean {
+  return limit === null || (counters?.get(id) ?? 0) < limit;
 }
 
 /** The first limit reached by the trunk or its carrier, or null when the call fits. */
@@ -40,10 +40,10 @@ export function limitReached(
   trunkLimits: { readonly call_limit: number | null; readonly cps_limit: number | null },
   carrier: SnapshotCarrier,
 ): LimitHit | null {
-  if (!under(trunkLimits.call_limit, state.trunk_calls?.get(trunkId))) return 'trunk_call_limit';
-  if (!under(trunkLimits.cps_limit, state.trunk_cps?.get(trunkId))) return 'trunk_cps_limit';
-  if (!under(carrier.call_limit, state.carrier_calls?.get(carrier.carrier_id))) return 'carrier_call_limit';
-  if (!under(carrier.cps_limit, state.carrier_cps?.get(carrier.carrier_id))) return 'carrier_cps_limit';
+  if (!under(trunkLimits.call_limit, state.trunk_calls, trunkId)) return 'trunk_call_limit';
+  if (!under(trunkLimits.cps_limit, state.trunk_cps, trunkId)) return 'trunk_cps_limit';
+  if (!under(carrier.call_limit, state.carrier_calls, carrier.carrier_id)) return 'carrier_call_limit';
+  if (!under(carrier.cps_limit, state.carrier_cps, carrier.carrier_id)) return 'carrier_cps_limit';
   return null;
 }
 

@@ -102,6 +102,11 @@ export class BlockList {
     return new BlockList(scopes, entries.length);
   }
 
+  /** Whether any entry is scoped to this trunk. */
+  hasTrunk(trunkId: number): boolean {
+    return this.scopes.has(trunkId);
+  }
+
   /** The first global entry blocking the call, if any. */
   findGlobal(ani: string, dnis: string): BlockListEntry | undefined {
     return this.findIn(GLOBAL, ani, dnis);
@@ -118,14 +123,24 @@ export class BlockList {
     const exact =
       firstMatch(index.dnisExact.get(dnis), ani, dnis) ?? firstMatch(index.aniExact.get(ani), ani, dnis);
     if (exact) return exact;
-    let found: BlockListEntry | undefined;
-    const accept = (p: PrefixedEntry) => {
-      if (!blockEntryMatches(p.entry, ani, dnis)) return false;
-      found = p.entry;
-      return true;
-    };
-    if (index.dnisPrefix.rowCount > 0 && index.dnisPrefix.some(dnis, accept)) return found;
-    if (index.aniPrefix.rowCount > 0 && index.aniPrefix.some(ani, accept)) return found;
-    return undefined;
+    if (index.dnisPrefix.rowCount === 0 && index.aniPrefix.rowCount === 0) return undefined;
+    const call: CallNumbers = { ani, dnis };
+    return (
+      (index.dnisPrefix.rowCount > 0
+        ? index.dnisPrefix.lookupWhere(dnis, prefixedMatches, call)?.entry
+        : undefined) ??
+      (index.aniPrefix.rowCount > 0
+        ? index.aniPrefix.lookupWhere(ani, prefixedMatches, call)?.entry
+        : undefined)
+    );
   }
+}
+
+interface CallNumbers {
+  readonly ani: string;
+  readonly dnis: string;
+}
+
+function prefixedMatches(p: PrefixedEntry, call: CallNumbers): boolean {
+  return blockEntryMatches(p.entry, call.ani, call.dnis);
 }

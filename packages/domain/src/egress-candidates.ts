@@ -2,6 +2,10 @@
  * Step 4 of the call path, egress side: from the routing-plan row to the ordered list of egress
  * trunks, each checked and priced (see routing.ts for the list of checks, egress-order.ts for
  * the orders). Every kept or dropped trunk leaves a trace step when tracing.
+ *
+ * This is the hot loop of the engine (one pass per trunk of the route, per call): it allocates
+ * no closures and does one bigint comparison for the margin (the cost ceiling is computed once
+ * per call and per distinct minimum).
  */
 import { limitReached } from './admission';
 import { rewriteNumber } from './digits';
@@ -9,12 +13,22 @@ import { drawByPercentage, orderDynamic } from './egress-order';
 import type { EgressCandidate } from './egress-order';
 import { rateColumnFor, rateInColumn } from './jurisdiction';
 import type { Jurisdiction } from './jurisdiction';
-import { marginPercent, meetsMinimumMargin } from './money';
+import { marginPercent, maximumCost } from './money';
 import type { Micros } from './money';
 import { EGRESS_DROP } from './reject-codes';
 import type { EgressDropReason } from './reject-codes';
 import type { CallAttempt, EgressRoute, RoutingState } from './routing-types';
-import type { RoutingSnapshot, SnapshotPlanRow, SnapshotRateTable } from './snapshot';
+import { DeckPath } from './code-deck';
+import { rateTextInColumn } from './snapshot';
+import type {
+  RateRow,
+  RoutingSnapshot,
+  SnapshotPlanRow,
+  SnapshotRateTable,
+  RouteTrunk,
+  SnapshotStaticItem,
+} from './snapshot';
+import { timeProfileCovers } from './time-profile';
 import type { CompiledTimeProfile } from './time-profile';
 import { traceStep } from './trace';
 import type { TraceStep } from './trace';
@@ -30,12 +44,33 @@ export interface EgressContext {
   readonly ani: string;
   readonly dnis: string;
   readonly lrn: string | null;
-  readonly ingressRate: Micros;
+  /** Set once the ingress side is priced. */
+  ingressRate: Micros;
   readonly ingressDecimals: number;
   /** The customer's minimum margin in micro-percent (ingress trunk's, else its carrier's). */
   readonly customerMinMargin: Micros | null;
   /** Jurisdiction memo: [dnis, dnis with local rate, lrn, lrn with local rate]. */
   readonly jurisdictions: (Jurisdiction | undefined)[];
+  /** The DNIS walked through the code deck; the LRN's walk, made when first needed. */
+  readonly dnisPath: DeckPath;
+  lrnPath: DeckPath | null;
+  /** Memo of the last cost ceiling: for which minimum, and the ceiling (null = nothing passes). */
+  ceilingFor: Micros | null;
+  ceiling: Micros | null;
+}
+
+/** Whether a time profile (null = always) covers the call, in the system offset unless it has its own. */
+export function coversCall(
+  profile: CompiledTimeProfile | null,
+  ctx: { readonly snapshot: RoutingSnapshot; readonly call: CallAttempt },
+): boolean {
+  return (
+    profile === null || timeProfileCovers(profile, ctx.call.time, ctx.snapshot.settings.utc_offset_minutes)
+  );
+}
+
+function itemCovers(item: SnapshotStaticItem, ctx: EgressContext): boolean {
+  return coversCall(item.time_profile, ctx);
 }
 
 /** Jurisdiction of a call for a rate table (null when the table is not US jurisdictional), memoised per decision. */
@@ -58,18 +93,29 @@ export function jurisdictionFor(
 }
 
 const NO_QOS: QosFigures = { asr: 0, acd: 0 };
+const LRN_PATH = new DeckPath();
+
+/** The row of `table` for the call's DNIS (or LRN), effective at the call time. */
+export function rateRowFor(
+  ctx: EgressContext,
+  table: SnapshotRateTable,
+  byLrn: boolean,
+): RateRow | undefined {
+  const deck = ctx.snapshot.code_deck;
+  let path = ctx.dnisPath;
+  if (byLrn) {
+    path = ctx.lrnPath ??= deck.walk(ctx.lrn as string, LRN_PATH);
+  }
+  const k = deck.find(table.slot, path, ctx.call.time);
+  return k < 0 ? undefined : deck.rows[k];
+}
 
 /**
  * The checked, ordered egress candidates of a plan row; null when the row's route is unknown
  * or has no item for the number at this time.
  */
-export function routeCandidates(
-  ctx: EgressContext,
-  planRow: SnapshotPlanRow,
-  covers: (profile: CompiledTimeProfile | null) => boolean,
-): EgressCandidate[] | null {
+export function routeCandidates(ctx: EgressContext, planRow: SnapshotPlanRow): EgressCandidate[] | null {
   const { state, trace } = ctx;
-  const seen = new Set<number>();
   const kept: EgressCandidate[] = [];
 
   if (planRow.route_type === 'static') {
@@ -79,7 +125,7 @@ export function routeCandidates(
       return null;
     }
     const number = route.route_by === 'lrn' && ctx.lrn !== null ? ctx.lrn : ctx.dnis;
-    const item = route.index.lookupWhere(number, (i) => covers(i.time_profile));
+    const item = route.index.lookupWhere(number, itemCovers, ctx);
     if (item === undefined) {
       trace?.push(
         traceStep('route', 'fail', `Static route ${route.name} has no item for ${number} at this time.`),
@@ -107,8 +153,13 @@ export function routeCandidates(
       ),
     );
     for (let i = 0; i < list.length; i++) {
-      const entry = list[(start + i) % list.length]!;
-      const candidate = checkEgress(ctx, seen, entry.trunk_id, entry.percentage ?? 0, 0, NO_QOS, null, null);
+      const position = (start + i) % list.length;
+      const entry = list[position]!;
+      if (listedBefore(list, position, start)) {
+        dropped(ctx, entry.trunk_id, EGRESS_DROP.DUPLICATE, '');
+        continue;
+      }
+      const candidate = checkEgress(ctx, entry, NO_QOS);
       if (candidate !== null) kept.push(candidate);
     }
     return item.strategy === 'percentage' ? drawByPercentage(kept, state.random ?? Math.random) : kept;
@@ -131,84 +182,101 @@ export function routeCandidates(
       },
     ),
   );
-  for (const entry of route.trunks) {
+  const pool = route.trunks;
+  for (let i = 0; i < pool.length; i++) {
+    const entry = pool[i]!;
+    if (listedBefore(pool, i, 0)) {
+      dropped(ctx, entry.trunk_id, EGRESS_DROP.DUPLICATE, '');
+      continue;
+    }
     const qos = state.qos?.get(entry.trunk_id) ?? entry.qos ?? NO_QOS;
-    const priority = entry.priority ?? Number.MAX_SAFE_INTEGER;
-    const candidate = checkEgress(
-      ctx,
-      seen,
-      entry.trunk_id,
-      0,
-      priority,
-      qos,
-      entry.call_limit ?? null,
-      entry.cps_limit ?? null,
-    );
+    const candidate = checkEgress(ctx, entry, qos);
     if (candidate !== null) kept.push(candidate);
   }
   return orderDynamic(route.rule, kept);
 }
 
-function checkEgress(
-  ctx: EgressContext,
-  seen: Set<number>,
-  trunkId: number,
-  percentage: number,
-  priority: number,
-  qos: QosFigures,
-  routeCallLimit: number | null,
-  routeCpsLimit: number | null,
-): EgressCandidate | null {
+/** Whether the trunk at `position` was already visited in this pass (which began at `start`). */
+function listedBefore(
+  list: readonly { readonly trunk_id: number }[],
+  position: number,
+  start: number,
+): boolean {
+  const id = list[position]!.trunk_id;
+  for (let p = start; p !== position; p = (p + 1) % list.length) {
+    if (list[p]!.trunk_id === id) return true;
+  }
+  return false;
+}
+
+function dropped(ctx: EgressContext, trunkId: number, reason: EgressDropReason, detail: string): null {
+  ctx.trace?.push(
+    traceStep(
+      'egress',
+      'fail',
+      `Trunk ${ctx.snapshot.trunks.get(trunkId)?.name ?? `#${trunkId}`} dropped: ${reason}${detail ? ` (${detail})` : ''}.`,
+      { trunk_id: trunkId, reason },
+    ),
+  );
+  return null;
+}
+
+/** The cost ceiling for a minimum margin, memoised on the context for the last minimum asked. */
+function ceilingFor(ctx: EgressContext, minimum: Micros): Micros | null {
+  if (ctx.ceilingFor !== minimum) {
+    ctx.ceilingFor = minimum;
+    ctx.ceiling = maximumCost(ctx.ingressRate, minimum);
+  }
+  return ctx.ceiling;
+}
+
+function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): EgressCandidate | null {
   const { snapshot, state, trace } = ctx;
-  const trunk = snapshot.trunks.get(trunkId);
-  const drop = (reason: EgressDropReason, detail = ''): null => {
-    trace?.push(
-      traceStep(
-        'egress',
-        'fail',
-        `Trunk ${trunk?.name ?? `#${trunkId}`} dropped: ${reason}${detail ? ` (${detail})` : ''}.`,
-        {
-          trunk_id: trunkId,
-          reason,
-        },
-      ),
-    );
-    return null;
-  };
-  if (seen.has(trunkId)) return drop(EGRESS_DROP.DUPLICATE);
-  seen.add(trunkId);
-  if (trunk === undefined) return drop(EGRESS_DROP.UNKNOWN_TRUNK);
-  if (trunk.direction !== 'egress') return drop(EGRESS_DROP.NOT_EGRESS);
-  if (!trunk.is_active) return drop(EGRESS_DROP.TRUNK_INACTIVE);
+  const trunkId = entry.trunk_id;
+  const trunk = entry.trunk;
+  const routeCallLimit = entry.call_limit;
+  const routeCpsLimit = entry.cps_limit;
+  if (trunk === null) return dropped(ctx, trunkId, EGRESS_DROP.UNKNOWN_TRUNK, '');
+  if (trunk.direction !== 'egress') return dropped(ctx, trunkId, EGRESS_DROP.NOT_EGRESS, '');
+  if (!trunk.is_active) return dropped(ctx, trunkId, EGRESS_DROP.TRUNK_INACTIVE, '');
   const vendor = trunk.carrier;
-  if (vendor === null || !vendor.is_active) return drop(EGRESS_DROP.VENDOR_INACTIVE);
+  if (vendor === null || !vendor.is_active) return dropped(ctx, trunkId, EGRESS_DROP.VENDOR_INACTIVE, '');
 
   const hit = limitReached(state, trunkId, trunk, vendor);
   if (hit !== null) {
-    return drop(
+    const reason =
       hit === 'carrier_call_limit'
         ? EGRESS_DROP.VENDOR_CALL_LIMIT
         : hit === 'carrier_cps_limit'
           ? EGRESS_DROP.VENDOR_CPS_LIMIT
-          : hit,
-    );
+          : hit;
+    return dropped(ctx, trunkId, reason, '');
   }
   if (routeCallLimit !== null && (state.trunk_calls?.get(trunkId) ?? 0) >= routeCallLimit) {
-    return drop(EGRESS_DROP.ROUTE_CALL_LIMIT, `limit ${routeCallLimit}`);
+    return dropped(ctx, trunkId, EGRESS_DROP.ROUTE_CALL_LIMIT, `limit ${routeCallLimit}`);
   }
   if (routeCpsLimit !== null && (state.trunk_cps?.get(trunkId) ?? 0) >= routeCpsLimit) {
-    return drop(EGRESS_DROP.ROUTE_CPS_LIMIT, `limit ${routeCpsLimit}`);
+    return dropped(ctx, trunkId, EGRESS_DROP.ROUTE_CPS_LIMIT, `limit ${routeCpsLimit}`);
   }
-  const blocked = snapshot.block_list.findForTrunk(trunkId, ctx.ani, ctx.dnis);
-  if (blocked !== undefined)
-    return drop(EGRESS_DROP.BLOCKED, blocked.block_id != null ? `entry #${blocked.block_id}` : '');
+  const blocked = trunk.has_block_list
+    ? snapshot.block_list.findForTrunk(trunkId, ctx.ani, ctx.dnis)
+    : undefined;
+  if (blocked !== undefined) {
+    return dropped(
+      ctx,
+      trunkId,
+      EGRESS_DROP.BLOCKED,
+      blocked.block_id != null ? `entry #${blocked.block_id}` : '',
+    );
+  }
 
   const table = trunk.rate_table;
-  if (table === null) return drop(EGRESS_DROP.NO_RATE_TABLE);
+  if (table === null) return dropped(ctx, trunkId, EGRESS_DROP.NO_RATE_TABLE, '');
   const byLrn = trunk.bill_by === 'lrn' && ctx.lrn !== null;
   const number = byLrn ? (ctx.lrn as string) : ctx.dnis;
-  const row = table.index.lookup(number, ctx.call.time);
-  if (row === undefined) return drop(EGRESS_DROP.NO_RATE, `rate table ${table.name}, number ${number}`);
+  const row = rateRowFor(ctx, table, byLrn);
+  if (row === undefined)
+    return dropped(ctx, trunkId, EGRESS_DROP.NO_RATE, `rate table ${table.name}, number ${number}`);
   const jurisdiction = jurisdictionFor(snapshot, table, ctx.ani, number, byLrn, ctx.jurisdictions);
   const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
   const rate = rateInColumn(row, column);
@@ -221,11 +289,18 @@ function checkEgress(
       : customerMin === null || vendorMin > customerMin
         ? vendorMin
         : customerMin;
-  if (required !== null && !meetsMinimumMargin(ctx.ingressRate, rate, required)) {
-    return drop(
-      EGRESS_DROP.UNPROFITABLE,
-      `vendor rate ${snapshot.format(rate, table.decimals)}, margin ${marginPercent(ctx.ingressRate, rate) ?? 'n/a'} % < ${snapshot.format(required, 6)} %`,
-    );
+  if (required !== null) {
+    const ceiling = ceilingFor(ctx, required);
+    if (ceiling === null || rate > ceiling) {
+      return dropped(
+        ctx,
+        trunkId,
+        EGRESS_DROP.UNPROFITABLE,
+        trace === null
+          ? ''
+          : `vendor rate ${snapshot.format(rate, table.decimals)}, margin ${marginPercent(ctx.ingressRate, rate) ?? 'n/a'} % < ${snapshot.format(required, 6)} %`,
+      );
+    }
   }
   trace?.push(
     traceStep(
@@ -245,7 +320,19 @@ function checkEgress(
       },
     ),
   );
-  return { trunk, table, row, rate, column, jurisdiction, percentage, priority, asr: qos.asr, acd: qos.acd };
+  return {
+    trunk,
+    table,
+    row,
+    rate,
+    rate_text: rateTextInColumn(row, column),
+    column,
+    jurisdiction,
+    percentage: entry.percentage,
+    priority: entry.priority,
+    asr: qos.asr,
+    acd: qos.acd,
+  };
 }
 
 /** The answer's view of a candidate: numbers to send and money as text. */
@@ -259,7 +346,7 @@ export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
     dnis: trunk.tech_prefix + rewriteNumber(ctx.dnis, trunk.numbers.dnis),
     ani: rewriteNumber(ctx.ani, trunk.numbers.ani),
     rate_table_id: table.rate_table_id,
-    rate: format(c.rate, table.decimals),
+    rate: c.rate_text,
     code: row.code,
     code_name: row.code_name,
     profit: format(ctx.ingressRate - c.rate, Math.max(table.decimals, ctx.ingressDecimals)),

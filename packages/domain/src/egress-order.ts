@@ -24,6 +24,7 @@ export interface EgressCandidate {
   readonly table: SnapshotRateTable;
   readonly row: RateRow;
   readonly rate: Micros;
+  readonly rate_text: string;
   readonly column: RateColumn;
   readonly jurisdiction: Jurisdiction | null;
   readonly percentage: number;

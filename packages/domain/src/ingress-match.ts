@@ -10,6 +10,7 @@
  *   3. the most specific host: longer netmask, then a host with a port over one without;
  *   4. the lowest trunk id (so the answer never depends on load order).
  */
+import type { HostMatch } from './network';
 import type { RoutingSnapshot, IngressProduct, SnapshotTrunk } from './snapshot';
 
 export interface IngressMatch {
@@ -42,6 +43,10 @@ function better(
   return trunk.trunk_id < best.trunk.trunk_id;
 }
 
+/** Scratch list reused by every search (JavaScript runs one decision at a time per thread). */
+const scratch: HostMatch<SnapshotTrunk>[] = [];
+const NONE: readonly SnapshotTrunk[] = [];
+
 export function findIngress(
   snapshot: RoutingSnapshot,
   sourceIp: string,
@@ -49,9 +54,11 @@ export function findIngress(
   dnis: string,
   collectHostOnly: boolean,
 ): IngressSearch {
+  snapshot.ingress_hosts.collect(sourceIp, sourcePort, scratch);
   let best: IngressMatch | null = null;
-  const hostOnly: SnapshotTrunk[] = [];
-  snapshot.ingress_hosts.forEachMatch(sourceIp, sourcePort, (host) => {
+  let hostOnly: SnapshotTrunk[] | null = null;
+  for (let h = 0; h < scratch.length; h++) {
+    const host = scratch[h] as HostMatch<SnapshotTrunk>;
     const trunk = host.owner;
     let anyProduct = false;
     // Products are sorted longest tech prefix first: the first that fits is this trunk's best.
@@ -63,7 +70,11 @@ export function findIngress(
       }
       break;
     }
-    if (!anyProduct && collectHostOnly && !hostOnly.includes(trunk)) hostOnly.push(trunk);
-  });
-  return { match: best, hostOnly };
+    if (!anyProduct && collectHostOnly) {
+      hostOnly ??= [];
+      if (!hostOnly.includes(trunk)) hostOnly.push(trunk);
+    }
+  }
+  scratch.length = 0;
+  return { match: best, hostOnly: hostOnly ?? NONE };
 }

@@ -81,32 +81,31 @@ export class HostIndex<T> {
     push(networks, (address & mask) >>> 0, entry);
   }
 
-  /** Calls `visit` for every host matching the source address and port, most specific network first. */
-  forEachMatch(
-    sourceIp: string,
-    sourcePort: number | null | undefined,
-    visit: (match: HostMatch<T>) => void,
-  ): void {
+  /** Puts every host matching the source address and port into `out` (emptied first), most specific network first. */
+  collect(sourceIp: string, sourcePort: number | null | undefined, out: HostMatch<T>[]): void {
+    out.length = 0;
     const address = parseIpv4(sourceIp);
     if (address < 0) {
-      visitPorts(this.byText.get(sourceIp.trim().toLowerCase()), sourcePort, visit);
+      collectPorts(this.byText.get(sourceIp.trim().toLowerCase()), sourcePort, out);
       return;
     }
     for (const bits of this.lengths) {
       const networks = this.byBits.get(bits) as Map<number, HostMatch<T>[]>;
-      visitPorts(networks.get((address & maskOf(bits)) >>> 0), sourcePort, visit);
+      collectPorts(networks.get((address & (MASKS[bits] as number)) >>> 0), sourcePort, out);
     }
   }
 }
 
-function visitPorts<T>(
+const MASKS: readonly number[] = Array.from({ length: 33 }, (_, bits) => maskOf(bits));
+
+function collectPorts<T>(
   entries: HostMatch<T>[] | undefined,
   sourcePort: number | null | undefined,
-  visit: (match: HostMatch<T>) => void,
+  out: HostMatch<T>[],
 ): void {
   if (entries === undefined) return;
   for (const entry of entries) {
-    if (entry.port === null || entry.port === sourcePort) visit(entry);
+    if (entry.port === null || entry.port === sourcePort) out.push(entry);
   }
 }
 

@@ -145,29 +145,35 @@ export class PrefixIndex<R extends PrefixRow> {
   /**
    * The first accepted row (latest effective date first) of the longest code that has one.
    * Used where the choice depends on more than a date, e.g. a routing-plan prefix whose time
-   * profile must match the call time.
+   * profile must match the call time. `arg` is handed to `accept`, so a caller on the hot path
+   * can pass a module-level function instead of allocating a closure per call.
    */
-  lookupWhere(number: string, accept: (row: R) => boolean): R | undefined {
+  lookupWhere<A>(number: string, accept: (row: R, arg: A) => boolean, arg: A): R | undefined {
+    const { children, rowStart, rows } = this;
     let found: R | undefined;
-    this.walk(number, (from, to) => {
-      for (let k = from; k < to; k++) {
-        const row = this.rows[k] as R;
-        if (accept(row)) {
-          found = row;
-          return;
+    let node = 0;
+    for (let i = 0; ; i++) {
+      for (let k = rowStart[node] as number, to = rowStart[node + 1] as number; k < to; k++) {
+        if (accept(rows[k] as R, arg)) {
+          found = rows[k];
+          break;
         }
       }
-    });
-    return found;
+      if (i >= number.length) return found;
+      const digit = number.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) return found;
+      node = children[node * 10 + digit] as number;
+      if (node === 0) return found;
+    }
   }
 
   /** True when any row of any code that prefixes `number` is accepted. */
-  some(number: string, accept: (row: R) => boolean): boolean {
+  some<A>(number: string, accept: (row: R, arg: A) => boolean, arg: A): boolean {
     const { children, rowStart, rows } = this;
     let node = 0;
     for (let i = 0; ; i++) {
       for (let k = rowStart[node] as number, to = rowStart[node + 1] as number; k < to; k++) {
-        if (accept(rows[k] as R)) return true;
+        if (accept(rows[k] as R, arg)) return true;
       }
       if (i >= number.length) return false;
       const digit = number.charCodeAt(i) - 48;

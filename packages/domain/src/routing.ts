@@ -28,7 +28,8 @@
 import { creditAllows, limitFigures, limitReached, liveBalance } from './admission';
 import type { LimitHit } from './admission';
 import { rewriteNumber, stripTechPrefix } from './digits';
-import { jurisdictionFor, routeCandidates, toRoute } from './egress-candidates';
+import { DeckPath } from './code-deck';
+import { coversCall, jurisdictionFor, rateRowFor, routeCandidates, toRoute } from './egress-candidates';
 import type { EgressContext } from './egress-candidates';
 import { findIngress } from './ingress-match';
 import type { IngressMatch } from './ingress-match';
@@ -38,13 +39,14 @@ import { formatMoney } from './money';
 import { EGRESS_DROP, REJECT } from './reject-codes';
 import type { RejectCode } from './reject-codes';
 import type { CallAttempt, DecideOptions, IngressLeg, RoutingDecision, RoutingState } from './routing-types';
+import { rateTextInColumn } from './snapshot';
 import type { RateRow, RoutingSnapshot, SnapshotCarrier, SnapshotPlanRow } from './snapshot';
-import { timeProfileCovers } from './time-profile';
-import type { CompiledTimeProfile } from './time-profile';
 import { traceStep } from './trace';
 import type { TraceStep } from './trace';
 
 const NO_STATE: RoutingState = {};
+/** Scratch for the DNIS walk; decide() is synchronous, so one per thread is enough. */
+const DNIS_PATH = new DeckPath();
 const NO_TRACE: readonly TraceStep[] = [];
 
 const LIMIT_REJECT: Readonly<Record<LimitHit, RejectCode>> = {
@@ -63,13 +65,17 @@ function isDigits(number: string): boolean {
   return true;
 }
 
-function planRowAccepts(row: SnapshotPlanRow, ani: string, dnis: string): boolean {
+/** A plan row applies when the ANI prefix, number lengths, its time profile and its dynamic route's time profile accept the call. */
+function planRowAccepts(row: SnapshotPlanRow, ctx: EgressContext): boolean {
+  const { ani, dnis } = ctx;
   return (
     dnis.length >= row.dnis_min_length &&
     dnis.length <= row.dnis_max_length &&
     ani.length >= row.ani_min_length &&
     ani.length <= row.ani_max_length &&
-    ani.startsWith(row.ani_prefix)
+    ani.startsWith(row.ani_prefix) &&
+    coversCall(row.time_profile, ctx) &&
+    coversCall(row.dynamic_route?.time_profile ?? null, ctx)
   );
 }
 
@@ -116,11 +122,7 @@ function ingressLeg(
 }
 
 /** Step 2 up to the digit rules: active, credit, limits. Returns the refusal, or null. */
-function admit(
-  match: IngressMatch,
-  state: RoutingState,
-  trace: TraceStep[] | null,
-): { carrier: SnapshotCarrier } | RejectCode {
+function admit(match: IngressMatch, state: RoutingState, trace: TraceStep[] | null): RejectCode | null {
   const trunk = match.trunk;
   const carrier = trunk.carrier;
   if (!trunk.is_active) {
@@ -183,7 +185,7 @@ function admit(
       limitFigures(state, trunk.trunk_id, trunk, carrier),
     ),
   );
-  return { carrier };
+  return null;
 }
 
 export function decide(
@@ -232,10 +234,10 @@ export function decide(
   );
 
   // 2. Admission.
-  const admitted = admit(match, state, trace);
-  if (!('carrier' in admitted))
-    return rejected(trace, admitted, ingressLeg(match, null, null, null), call.ani, stripped);
-  const carrier = admitted.carrier;
+  const refusal = admit(match, state, trace);
+  if (refusal !== null)
+    return rejected(trace, refusal, ingressLeg(match, null, null, null), call.ani, stripped);
+  const carrier = trunk.carrier as SnapshotCarrier; // admit() refuses a missing carrier
 
   const dnis = rewriteNumber(stripped, trunk.numbers.dnis);
   const ani = rewriteNumber(call.ani, trunk.numbers.ani);
@@ -253,7 +255,8 @@ export function decide(
   }
 
   const blocked =
-    snapshot.block_list.findGlobal(ani, dnis) ?? snapshot.block_list.findForTrunk(trunk.trunk_id, ani, dnis);
+    snapshot.block_list.findGlobal(ani, dnis) ??
+    (trunk.has_block_list ? snapshot.block_list.findForTrunk(trunk.trunk_id, ani, dnis) : undefined);
   if (blocked !== undefined) {
     const byDnis = blocked.dnis_exact != null || blocked.dnis_prefix != null;
     trace?.push(
@@ -289,7 +292,24 @@ export function decide(
   const lrn = call.lrn != null && call.lrn !== '' ? call.lrn : null;
   const byLrn = trunk.bill_by === 'lrn' && lrn !== null;
   const ingressNumber = byLrn ? (lrn as string) : dnis;
-  const row = table.index.lookup(ingressNumber, call.time);
+  const ctx: EgressContext = {
+    snapshot,
+    call,
+    state,
+    trace,
+    ani,
+    dnis,
+    lrn,
+    ingressRate: 0n,
+    ingressDecimals: table.decimals,
+    customerMinMargin: trunk.min_profitability ?? carrier.min_profitability,
+    jurisdictions: [undefined, undefined, undefined, undefined],
+    dnisPath: snapshot.code_deck.walk(dnis, DNIS_PATH),
+    lrnPath: null,
+    ceilingFor: null,
+    ceiling: null,
+  };
+  const row = rateRowFor(ctx, table, byLrn);
   if (row === undefined) {
     trace?.push(
       traceStep(
@@ -304,11 +324,11 @@ export function decide(
     );
     return rejected(trace, REJECT.NO_INGRESS_RATE, ingressLeg(match, null, null, null), ani, dnis);
   }
-  const jurisdictions: (Jurisdiction | undefined)[] = [undefined, undefined, undefined, undefined];
-  const jurisdiction = jurisdictionFor(snapshot, table, ani, ingressNumber, byLrn, jurisdictions);
+  const jurisdiction = jurisdictionFor(snapshot, table, ani, ingressNumber, byLrn, ctx.jurisdictions);
   const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
   const ingressRate = rateInColumn(row, column);
-  const ingress = ingressLeg(match, snapshot.format(ingressRate, table.decimals), row, jurisdiction);
+  ctx.ingressRate = ingressRate;
+  const ingress = ingressLeg(match, rateTextInColumn(row, column), row, jurisdiction);
   trace?.push(
     traceStep(
       'ingress_rate',
@@ -341,14 +361,7 @@ export function decide(
     );
     return rejected(trace, REJECT.NO_ROUTING_PLAN, ingress, ani, dnis);
   }
-  const offset = snapshot.settings.utc_offset_minutes;
-  const covers = (profile: CompiledTimeProfile | null) =>
-    profile === null || timeProfileCovers(profile, call.time, offset);
-  const planRow = plan.index.lookupWhere(
-    dnis,
-    (r) =>
-      planRowAccepts(r, ani, dnis) && covers(r.time_profile) && covers(r.dynamic_route?.time_profile ?? null),
-  );
+  const planRow = plan.index.lookupWhere(dnis, planRowAccepts, ctx);
   if (planRow === undefined) {
     trace?.push(
       traceStep(
@@ -376,20 +389,7 @@ export function decide(
     ),
   );
 
-  const ctx: EgressContext = {
-    snapshot,
-    call,
-    state,
-    trace,
-    ani,
-    dnis,
-    lrn,
-    ingressRate,
-    ingressDecimals: table.decimals,
-    customerMinMargin: trunk.min_profitability ?? carrier.min_profitability,
-    jurisdictions,
-  };
-  const candidates = routeCandidates(ctx, planRow, covers);
+  const candidates = routeCandidates(ctx, planRow);
   if (candidates === null || candidates.length === 0) {
     return rejected(
       trace,

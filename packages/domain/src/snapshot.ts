@@ -9,14 +9,15 @@
  * time "25:00") do stop it, with a SnapshotError naming the field.
  */
 import { BlockList } from './block-list';
+import { CodeDeck } from './code-deck';
 import { compileNumberRules } from './digits';
 import type { TrunkNumberRules } from './digits';
 import { JurisdictionIndex } from './jurisdiction';
-import type { DefaultIjRule, JurisdictionalRates, RateTableType } from './jurisdiction';
-import { formatMoney, toMicros } from './money';
+import type { DefaultIjRule, JurisdictionalRates, RateColumn, RateTableType } from './jurisdiction';
+import { formatMoney, moneyText, toMicros } from './money';
 import type { Micros, MoneyInput } from './money';
 import { HostIndex } from './network';
-import { PrefixIndex } from './prefix-index';
+import { PrefixCodeError, PrefixIndex } from './prefix-index';
 import type { PrefixRow } from './prefix-index';
 import { compileTimeProfile } from './time-profile';
 import type { CompiledTimeProfile } from './time-profile';
@@ -26,8 +27,10 @@ import type {
   DynamicRouteConfig,
   DynamicRouteTrunkConfig,
   DynamicRule,
+  QosFigures,
   EngineConfig,
   FailoverRuleConfig,
+  RateRowConfig,
   RateTableConfig,
   RouteType,
   RoutingPlanConfig,
@@ -74,6 +77,12 @@ export interface RateRow extends PrefixRow, JurisdictionalRates {
   readonly setup_fee: Micros;
   readonly effective_date: number | null;
   readonly end_date: number | null;
+  /** The rates as text at the table's decimal places (null where the rate is null). */
+  readonly rate_text: string;
+  readonly intra_text: string | null;
+  readonly inter_text: string | null;
+  readonly ij_text: string | null;
+  readonly local_text: string | null;
 }
 
 export interface SnapshotRateTable {
@@ -82,7 +91,11 @@ export interface SnapshotRateTable {
   readonly type: RateTableType;
   readonly decimals: number;
   readonly require_local_rate: boolean;
-  readonly index: PrefixIndex<RateRow>;
+  /** Slot of this table in the snapshot's code deck. */
+  readonly slot: number;
+  readonly row_count: number;
+  /** One-off lookup (tools, tests); decide() walks the code deck once per call instead. */
+  lookup(number: string, atMs: number): RateRow | undefined;
 }
 
 export interface IngressProduct {
@@ -113,6 +126,8 @@ export interface SnapshotTrunk {
   readonly cps_limit: number | null;
   readonly numbers: TrunkNumberRules;
   readonly failover_rules: readonly FailoverRuleConfig[];
+  /** The block list has entries for this trunk. */
+  readonly has_block_list: boolean;
 }
 
 export interface SnapshotPlanRow extends PrefixRow {
@@ -136,12 +151,48 @@ export interface SnapshotRoutingPlan {
   readonly index: PrefixIndex<SnapshotPlanRow>;
 }
 
+/** A trunk listed in a static item or a dynamic pool, resolved to the snapshot's trunk. */
+export interface RouteTrunk {
+  readonly trunk_id: number;
+  /** Null when the id names no trunk (the call's trace says so). */
+  readonly trunk: SnapshotTrunk | null;
+  /** Static percentage strategy weight (0 when not set). */
+  readonly percentage: number;
+  /** Dynamic LCR tie-break, lower first (MAX_SAFE_INTEGER when not set). */
+  readonly priority: number;
+  /** Limits of this trunk within the dynamic route. */
+  readonly call_limit: number | null;
+  readonly cps_limit: number | null;
+  readonly qos: QosFigures | null;
+}
+
+interface MutableRouteTrunk extends Omit<RouteTrunk, 'trunk'> {
+  trunk: SnapshotTrunk | null;
+}
+
+function routeTrunk(
+  config: StaticRouteTrunkConfig & Partial<DynamicRouteTrunkConfig>,
+  pending: MutableRouteTrunk[],
+): RouteTrunk {
+  const entry: MutableRouteTrunk = {
+    trunk_id: config.trunk_id,
+    trunk: null,
+    percentage: config.percentage ?? 0,
+    priority: config.priority ?? Number.MAX_SAFE_INTEGER,
+    call_limit: config.call_limit ?? null,
+    cps_limit: config.cps_limit ?? null,
+    qos: config.qos ?? null,
+  };
+  pending.push(entry);
+  return entry;
+}
+
 export interface SnapshotStaticItem extends PrefixRow {
   readonly code: string;
   readonly strategy: StaticStrategy;
   readonly time_profile_id: number | null;
   readonly time_profile: CompiledTimeProfile | null;
-  readonly trunks: readonly StaticRouteTrunkConfig[];
+  readonly trunks: readonly RouteTrunk[];
   /** Key of this item's round-robin cursor in RoutingState.round_robin. */
   readonly cursor_key: string;
 }
@@ -159,7 +210,7 @@ export interface SnapshotDynamicRoute {
   readonly rule: DynamicRule;
   readonly time_profile_id: number | null;
   readonly time_profile: CompiledTimeProfile | null;
-  readonly trunks: readonly DynamicRouteTrunkConfig[];
+  readonly trunks: readonly RouteTrunk[];
 }
 
 export interface SnapshotSettings {
@@ -173,6 +224,8 @@ export interface RoutingSnapshot {
   readonly carriers: ReadonlyMap<number, SnapshotCarrier>;
   readonly trunks: ReadonlyMap<number, SnapshotTrunk>;
   readonly rate_tables: ReadonlyMap<number, SnapshotRateTable>;
+  /** Every code of every rate table in one trie (code-deck.ts). */
+  readonly code_deck: CodeDeck<RateRow>;
   readonly routing_plans: ReadonlyMap<number, SnapshotRoutingPlan>;
   readonly static_routes: ReadonlyMap<number, SnapshotStaticRoute>;
   readonly dynamic_routes: ReadonlyMap<number, SnapshotDynamicRoute>;
@@ -181,7 +234,7 @@ export interface RoutingSnapshot {
   readonly block_list: BlockList;
   readonly jurisdiction: JurisdictionIndex;
   readonly settings: SnapshotSettings;
-  /** Formats money at 0..6 places, memoised (rates and margins repeat a lot). */
+  /** Formats money at 0..6 places (formatMoney). */
   readonly format: (amount: Micros, decimals: number) => string;
   /** Dangling references found while building. */
   readonly warnings: readonly string[];
@@ -210,21 +263,6 @@ class MoneyReader {
   }
 }
 
-function memoisedFormat(): (amount: Micros, decimals: number) => string {
-  const caches = Array.from({ length: 7 }, () => new Map<Micros, string>());
-  return (amount, decimals) => {
-    const cache = caches[decimals];
-    if (cache === undefined) return formatMoney(amount, decimals); // throws the RangeError
-    let text = cache.get(amount);
-    if (text === undefined) {
-      if (cache.size >= 100_000) cache.clear();
-      text = formatMoney(amount, decimals);
-      cache.set(amount, text);
-    }
-    return text;
-  };
-}
-
 function wholeSeconds(
   value: number | null | undefined,
   fallback: number,
@@ -245,40 +283,12 @@ function limit(value: number | null | undefined, field: string): number | null {
   return value;
 }
 
-function buildRateTable(config: RateTableConfig, at: string, money: MoneyReader): SnapshotRateTable {
+type RateTableHead = Omit<SnapshotRateTable, 'lookup'>;
+
+function rateTableHead(config: RateTableConfig, at: string, slot: number): RateTableHead {
   const decimals = config.decimal_places;
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 6) {
     throw new SnapshotError(`${at}.decimal_places`, `must be 0..6, got ${decimals}`);
-  }
-  const rows = new Array<RateRow>(config.rows.length);
-  for (let i = 0; i < config.rows.length; i++) {
-    const r = config.rows[i]!;
-    const f = `${at}.rows[${i}]`;
-    if (r.effective_date != null && r.end_date != null && r.end_date <= r.effective_date) {
-      throw new SnapshotError(`${f}.end_date`, 'effective date must be less than end date');
-    }
-    rows[i] = {
-      code: r.code,
-      code_name: r.code_name ?? null,
-      country: r.country ?? null,
-      rate: money.read(r.rate, `${f}.rate`),
-      intra_rate: money.optional(r.intra_rate, `${f}.intra_rate`),
-      inter_rate: money.optional(r.inter_rate, `${f}.inter_rate`),
-      ij_rate: money.optional(r.ij_rate, `${f}.ij_rate`),
-      local_rate: money.optional(r.local_rate, `${f}.local_rate`),
-      min_time: wholeSeconds(r.min_time, 1, 0, `${f}.min_time`),
-      interval: wholeSeconds(r.interval, 1, 1, `${f}.interval`),
-      grace_time: wholeSeconds(r.grace_time, 0, 0, `${f}.grace_time`),
-      setup_fee: money.optional(r.setup_fee, `${f}.setup_fee`) ?? 0n,
-      effective_date: r.effective_date ?? null,
-      end_date: r.end_date ?? null,
-    };
-  }
-  let index: PrefixIndex<RateRow>;
-  try {
-    index = PrefixIndex.build(rows);
-  } catch (error) {
-    throw new SnapshotError(`${at}.rows`, (error as Error).message);
   }
   return {
     rate_table_id: config.rate_table_id,
@@ -286,8 +296,77 @@ function buildRateTable(config: RateTableConfig, at: string, money: MoneyReader)
     type: config.type,
     decimals,
     require_local_rate: config.require_local_rate ?? false,
-    index,
+    slot,
+    row_count: config.rows.length,
   };
+}
+
+function rateRow(r: RateRowConfig, decimals: number, f: string, money: MoneyReader): RateRow {
+  if (r.effective_date != null && r.end_date != null && r.end_date <= r.effective_date) {
+    throw new SnapshotError(`${f}.end_date`, 'effective date must be less than end date');
+  }
+  const rate = money.read(r.rate, `${f}.rate`);
+  const intra = money.optional(r.intra_rate, `${f}.intra_rate`);
+  const inter = money.optional(r.inter_rate, `${f}.inter_rate`);
+  const ij = money.optional(r.ij_rate, `${f}.ij_rate`);
+  const local = money.optional(r.local_rate, `${f}.local_rate`);
+  return {
+    code: r.code,
+    code_name: r.code_name ?? null,
+    country: r.country ?? null,
+    rate,
+    intra_rate: intra,
+    inter_rate: inter,
+    ij_rate: ij,
+    local_rate: local,
+    min_time: wholeSeconds(r.min_time, 1, 0, `${f}.min_time`),
+    interval: wholeSeconds(r.interval, 1, 1, `${f}.interval`),
+    grace_time: wholeSeconds(r.grace_time, 0, 0, `${f}.grace_time`),
+    setup_fee: money.optional(r.setup_fee, `${f}.setup_fee`) ?? 0n,
+    effective_date: r.effective_date ?? null,
+    end_date: r.end_date ?? null,
+    rate_text: moneyText(r.rate, rate, decimals),
+    intra_text: intra === null ? null : moneyText(r.intra_rate as MoneyInput, intra, decimals),
+    inter_text: inter === null ? null : moneyText(r.inter_rate as MoneyInput, inter, decimals),
+    ij_text: ij === null ? null : moneyText(r.ij_rate as MoneyInput, ij, decimals),
+    local_text: local === null ? null : moneyText(r.local_rate as MoneyInput, local, decimals),
+  };
+}
+
+/** The text of a row's rate in a column, with the same fallbacks as rateInColumn. */
+export function rateTextInColumn(row: RateRow, column: RateColumn): string {
+  switch (column) {
+    case 'rate':
+      return row.rate_text;
+    case 'intra_rate':
+      return row.intra_text ?? row.rate_text;
+    case 'inter_rate':
+      return row.inter_text ?? row.rate_text;
+    case 'ij_rate':
+      return row.ij_text ?? row.rate_text;
+    case 'local_rate':
+      return row.local_text ?? row.intra_text ?? row.rate_text;
+  }
+}
+
+/** All rate tables in one code deck, their rows created in deck order (see code-deck.ts). */
+function buildCodeDeck(
+  tables: readonly RateTableConfig[],
+  heads: readonly RateTableHead[],
+  money: MoneyReader,
+): CodeDeck<RateRow> {
+  try {
+    return CodeDeck.buildWith(
+      tables.map((t) => t.rows),
+      (row, t, i) =>
+        rateRow(row, (heads[t] as RateTableHead).decimals, `rate_tables[${t}].rows[${i}]`, money),
+    );
+  } catch (error) {
+    if (!(error instanceof PrefixCodeError)) throw error;
+    const t = tables.findIndex((table) => table.rows.some((row) => row.code === error.code));
+    const r = tables[t]?.rows.findIndex((row) => row.code === error.code) ?? -1;
+    throw new SnapshotError(`rate_tables[${t}].rows[${r}].code`, error.message);
+  }
 }
 
 function buildCarrier(c: CarrierConfig, at: string, money: MoneyReader): SnapshotCarrier {
@@ -331,10 +410,15 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
   const carriers = new Map<number, SnapshotCarrier>();
   config.carriers.forEach((c, i) => carriers.set(c.carrier_id, buildCarrier(c, `carriers[${i}]`, money)));
 
+  const heads = config.rate_tables.map((t, i) => rateTableHead(t, `rate_tables[${i}]`, i));
+  const codeDeck = buildCodeDeck(config.rate_tables, heads, money);
   const rateTables = new Map<number, SnapshotRateTable>();
-  config.rate_tables.forEach((t, i) =>
-    rateTables.set(t.rate_table_id, buildRateTable(t, `rate_tables[${i}]`, money)),
-  );
+  for (const head of heads) {
+    rateTables.set(head.rate_table_id, {
+      ...head,
+      lookup: (number: string, atMs: number) => codeDeck.lookup(head.slot, number, atMs),
+    });
+  }
   const rateTable = (id: number | null | undefined, where: string): SnapshotRateTable | null => {
     if (id == null) return null;
     const found = rateTables.get(id);
@@ -342,13 +426,14 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
     return found ?? null;
   };
 
+  const pending: MutableRouteTrunk[] = [];
   const staticRoutes = new Map<number, SnapshotStaticRoute>();
   (config.static_routes ?? []).forEach((s, i) =>
-    staticRoutes.set(s.static_route_id, buildStaticRoute(s, i, profile, warnings)),
+    staticRoutes.set(s.static_route_id, buildStaticRoute(s, i, profile, warnings, pending)),
   );
   const dynamicRoutes = new Map<number, SnapshotDynamicRoute>();
   (config.dynamic_routes ?? []).forEach((d, i) =>
-    dynamicRoutes.set(d.dynamic_route_id, buildDynamicRoute(d, i, profile)),
+    dynamicRoutes.set(d.dynamic_route_id, buildDynamicRoute(d, i, profile, pending)),
   );
 
   const plans = new Map<number, SnapshotRoutingPlan>();
@@ -365,11 +450,27 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
     return found ?? null;
   };
 
+  let blockList: BlockList;
+  try {
+    blockList = BlockList.build(config.block_list ?? []);
+  } catch (error) {
+    throw new SnapshotError('block_list', (error as Error).message);
+  }
+
   const trunks = new Map<number, SnapshotTrunk>();
   const ingressHosts = new HostIndex<SnapshotTrunk>();
   config.trunks.forEach((t, i) => {
     const at = `trunks[${i}]`;
-    const trunk = buildTrunk(t, at, money, carriers, rateTable, plan, warnings);
+    const trunk = buildTrunk(
+      t,
+      at,
+      money,
+      carriers,
+      rateTable,
+      plan,
+      warnings,
+      blockList.hasTrunk(t.trunk_id),
+    );
     trunks.set(t.trunk_id, trunk);
     if (t.direction !== 'ingress') return;
     t.hosts.forEach((h, k) => {
@@ -384,18 +485,14 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
     });
   });
 
-  let blockList: BlockList;
-  try {
-    blockList = BlockList.build(config.block_list ?? []);
-  } catch (error) {
-    throw new SnapshotError('block_list', (error as Error).message);
-  }
+  for (const entry of pending) entry.trunk = trunks.get(entry.trunk_id) ?? null;
 
   const settings = config.settings;
   return {
     carriers,
     trunks,
     rate_tables: rateTables,
+    code_deck: codeDeck,
     routing_plans: plans,
     static_routes: staticRoutes,
     dynamic_routes: dynamicRoutes,
@@ -409,7 +506,7 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
       default_failover_rules: settings.default_failover_rules ?? [],
       max_routes: settings.max_routes ?? null,
     },
-    format: memoisedFormat(),
+    format: formatMoney,
     warnings,
   };
 }
@@ -424,6 +521,7 @@ function buildTrunk(
   rateTable: (id: number | null | undefined, where: string) => SnapshotRateTable | null,
   plan: (id: number | null | undefined, where: string) => SnapshotRoutingPlan | null,
   warnings: string[],
+  hasBlockList: boolean,
 ): SnapshotTrunk {
   const carrier = carriers.get(t.carrier_id) ?? null;
   if (!carrier) warnings.push(`${at}: unknown carrier ${t.carrier_id}`);
@@ -465,6 +563,7 @@ function buildTrunk(
     cps_limit: limit(t.cps_limit, `${at}.cps_limit`),
     numbers: compileNumberRules(t.digit_replacements, t.digit_manipulations),
     failover_rules: t.failover_rules ?? [],
+    has_block_list: hasBlockList,
   };
 }
 
@@ -473,6 +572,7 @@ function buildStaticRoute(
   i: number,
   profile: ProfileOf,
   warnings: string[],
+  pending: MutableRouteTrunk[],
 ): SnapshotStaticRoute {
   const at = `static_routes[${i}]`;
   const items = s.items.map((item, k): SnapshotStaticItem => {
@@ -486,7 +586,7 @@ function buildStaticRoute(
       strategy: item.strategy,
       time_profile_id: item.time_profile_id ?? null,
       time_profile: profile(item.time_profile_id, `${at}.items[${k}]`),
-      trunks: item.trunks,
+      trunks: item.trunks.map((t) => routeTrunk(t, pending)),
       cursor_key: `static:${s.static_route_id}:${k}`,
     };
   });
@@ -504,14 +604,19 @@ function buildStaticRoute(
   };
 }
 
-function buildDynamicRoute(d: DynamicRouteConfig, i: number, profile: ProfileOf): SnapshotDynamicRoute {
+function buildDynamicRoute(
+  d: DynamicRouteConfig,
+  i: number,
+  profile: ProfileOf,
+  pending: MutableRouteTrunk[],
+): SnapshotDynamicRoute {
   return {
     dynamic_route_id: d.dynamic_route_id,
     name: d.name ?? `#${d.dynamic_route_id}`,
     rule: d.rule,
     time_profile_id: d.time_profile_id ?? null,
     time_profile: profile(d.time_profile_id, `dynamic_routes[${i}]`),
-    trunks: d.trunks,
+    trunks: d.trunks.map((t) => routeTrunk(t, pending)),
   };
 }
 

@@ -48,7 +48,7 @@ describe('buildSnapshot', () => {
     expect(() => buildSnapshot(badRate)).toThrow(SnapshotError);
     expect(() => buildSnapshot(badRate)).toThrow('rate_tables[0].rows[0].rate: not a decimal amount: "0,02"');
     expect(() => buildSnapshot(baseConfig({ rate_tables: [rates(1, [{ code: '4a', rate: '1' }])] }))).toThrow(
-      /rate_tables\[0\]\.rows: code must contain digits only/,
+      /rate_tables\[0\]\.rows\[0\]\.code: code must contain digits only, got "4a"/,
     );
     expect(() =>
       buildSnapshot(baseConfig({ rate_tables: [rates(1, [{ code: '4', rate: '1', interval: 0 }])] })),
@@ -99,9 +99,9 @@ describe('buildSnapshot', () => {
   it('parses money once into micro-units', () => {
     const snapshot = buildSnapshot(baseConfig());
     expect(snapshot.carriers.get(1)?.credit).toBe(1_000_000_000n);
-    expect(snapshot.rate_tables.get(1)?.index.lookup('4479', 0)?.rate).toBe(30_000n);
-    expect(snapshot.rate_tables.get(1)?.index.lookup('4479', 0)?.min_time).toBe(30);
-    expect(snapshot.rate_tables.get(11)?.index.lookup('4479', 0)?.interval).toBe(1);
+    expect(snapshot.rate_tables.get(1)?.lookup('4479', 0)?.rate).toBe(30_000n);
+    expect(snapshot.rate_tables.get(1)?.lookup('4479', 0)?.min_time).toBe(30);
+    expect(snapshot.rate_tables.get(11)?.lookup('4479', 0)?.interval).toBe(1);
     expect(snapshot.format(12_345n, 4)).toBe('0.0123');
   });
 });

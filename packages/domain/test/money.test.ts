@@ -6,6 +6,7 @@ import {
   divideRoundHalfUp,
   formatMoney,
   marginPercent,
+  maximumCost,
   meetsMinimumMargin,
   parseMoney,
   roundMoney,
@@ -169,5 +170,67 @@ describe('margins', () => {
     expect(marginPercent(10_000n, 9_500n)).toBe('5.00');
     expect(marginPercent(30_000n, 20_000n, 3)).toBe('33.333');
     expect(marginPercent(0n, 1n)).toBeNull();
+  });
+});
+
+/** Reference formatting on bigint only: the specification formatMoney must meet. */
+function referenceFormat(m: bigint, places: number): string {
+  const step = 10n ** BigInt(6 - places);
+  const negative = m < 0n;
+  const magnitude = negative ? -m : m;
+  let q = magnitude / step;
+  if ((magnitude % step) * 2n >= step) q += 1n;
+  let digits = q.toString();
+  if (places > 0) {
+    digits = digits.padStart(places + 1, '0');
+    digits = `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+  }
+  return negative && q !== 0n ? `-${digits}` : digits;
+}
+
+describe('formatMoney fast path', () => {
+  const edge = 2n ** 52n;
+  const amounts = fc.oneof(
+    fc.bigInt({ min: -1_000_000_000n, max: 1_000_000_000n }),
+    fc.bigInt({ min: edge - 5_000_000n, max: edge + 5_000_000n }),
+    fc.bigInt({ min: -edge - 5_000_000n, max: -edge + 5_000_000n }),
+    fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+  );
+
+  it('agrees with bigint-only formatting everywhere, including around 2^52', () => {
+    fc.assert(
+      fc.property(amounts, places, (m, n) => formatMoney(m, n) === referenceFormat(m, n)),
+      { numRuns: 2000 },
+    );
+    for (const m of [edge - 1n, edge, edge + 1n, -edge + 1n, -edge, edge - 500_000n, edge - 499_999n]) {
+      for (let n = 0; n <= 6; n++) expect(formatMoney(m, n)).toBe(referenceFormat(m, n));
+    }
+  });
+});
+
+describe('maximumCost', () => {
+  it('is the largest cost meeting the margin', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -1000n, max: 10n ** 9n }),
+        fc.bigInt({ min: -(10n ** 8n), max: 2n * 10n ** 8n }),
+        fc.bigInt({ min: -(10n ** 9n), max: 10n ** 9n }),
+        (revenue, minPercent, cost) => {
+          const direct =
+            revenue <= 0n
+              ? cost <= 0n && minPercent <= 0n
+              : (revenue - cost) * 100_000_000n >= minPercent * revenue;
+          const ceiling = maximumCost(revenue, minPercent);
+          return (
+            meetsMinimumMargin(revenue, cost, minPercent) === direct &&
+            (ceiling === null || meetsMinimumMargin(revenue, ceiling, minPercent))
+          );
+        },
+      ),
+    );
+    expect(maximumCost(10_000n, parseMoney('5'))).toBe(9_500n);
+    expect(maximumCost(10_000n, parseMoney('150'))).toBe(-5_000n);
+    expect(maximumCost(3n, parseMoney('50'))).toBe(1n);
+    expect(maximumCost(0n, 1n)).toBeNull();
   });
 });

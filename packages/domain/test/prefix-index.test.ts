@@ -112,10 +112,10 @@ describe('PrefixIndex effective dates', () => {
       'UK new',
       'UK old',
     ]);
-    expect(index.lookupWhere('44751', (r) => r.name.endsWith('old'))?.name).toBe('UK old');
-    expect(index.lookupWhere('44751', () => false)).toBeUndefined();
-    expect(index.some('44751', (r) => r.name === 'UK mobile Jan-Feb')).toBe(true);
-    expect(index.some('4420', (r) => r.name === 'UK mobile Jan-Feb')).toBe(false);
+    expect(index.lookupWhere('44751', (r, suffix) => r.name.endsWith(suffix), 'old')?.name).toBe('UK old');
+    expect(index.lookupWhere('44751', () => false, null)).toBeUndefined();
+    expect(index.some('44751', (r, name) => r.name === name, 'UK mobile Jan-Feb')).toBe(true);
+    expect(index.some('4420', (r, name) => r.name === name, 'UK mobile Jan-Feb')).toBe(false);
     expect(index.rowsOf('449')).toEqual([]);
   });
 });

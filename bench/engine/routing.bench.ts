@@ -1,0 +1,475 @@
+/**
+ * Routing engine benchmark: decisions per second of `decide` (no trace) on one core.
+ *
+ *   npx tsx bench/engine/routing.bench.ts [--quick]
+ *
+ * Scenario "sdf": the real A-Z deck (data/rate-decks/sdf-outbound-rates.csv, 27,523 codes) as
+ * the customer rate table (marked up) and as 10 vendor rate tables (each with its own
+ * deterministic rate spread), one ingress trunk, a dynamic LCR route over the 10 vendors, a
+ * 5 % minimum margin. Scenario "us": a generated 700,000-code US NPA-NXX deck (1+NPA+NXX and
+ * thousands blocks) as a US jurisdictional customer table and 10 vendor tables, with
+ * jurisdiction data for every NPA-NXX of the US NPAs in data/areacode-database-rows.csv.
+ * Dialled numbers are drawn (seeded) from the decks' codes and padded to full length.
+ *
+ * Baseline measured in the same run: a Map.get loop over the same dialled numbers, so the ratio
+ * decisions/baseline holds across machines. Prints one JSON document.
+ */
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { buildSnapshot, decide, PrefixIndex } from '@tandem/domain';
+import type {
+  CallAttempt,
+  EngineConfig,
+  NpaNxxInfo,
+  RateRowConfig,
+  RateTableConfig,
+  RoutingSnapshot,
+  RoutingState,
+  TrunkConfig,
+} from '@tandem/domain';
+
+const QUICK = process.argv.includes('--quick');
+const DATA_DIR = process.env.TANDEM_DATA_DIR ?? new URL('../../../shared/data/', import.meta.url).pathname;
+const VENDORS = 10;
+const CALLS = 50_000;
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Splits one CSV line; fields may be quoted and contain commas and doubled quotes. */
+export function parseCsvLine(line: string): string[] {
+  const fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      fields.push(field);
+      field = '';
+    } else field += c;
+  }
+  fields.push(field);
+  return fields;
+}
+
+function readCsv(path: string, skipLines = 0): Record<string, string>[] {
+  const lines = readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .slice(skipLines)
+    .filter((l) => l.length > 0);
+  const header = parseCsvLine(lines[0] ?? '');
+  return lines.slice(1).map((line) => {
+    const cells = parseCsvLine(line);
+    return Object.fromEntries(header.map((h, i) => [h, cells[i] ?? '']));
+  });
+}
+
+/** "2010-06-26 06:55:00[.ffffff]" read as UTC, in epoch ms; '' = null. */
+function deckDate(text: string): number | null {
+  if (text === '') return null;
+  const ms = Date.parse(`${text.slice(0, 19).replace(' ', 'T')}Z`);
+  if (Number.isNaN(ms)) throw new Error(`bad date ${text}`);
+  return ms;
+}
+
+/** Micro-units to a decimal string with 6 places (deck rates are exact to 1e-4). */
+function micros(n: number): string {
+  const m = Math.max(1, Math.round(n));
+  return `${Math.floor(m / 1e6)}.${String(m % 1e6).padStart(6, '0')}`;
+}
+
+interface DeckRow {
+  code: string;
+  name: string;
+  minTime: number;
+  interval: number;
+  rateMicros: number;
+  effective: number | null;
+  end: number | null;
+}
+
+function loadSdfDeck(): { rows: DeckRow[]; skipped: number } {
+  const rows: DeckRow[] = [];
+  let skipped = 0;
+  for (const r of readCsv(`${DATA_DIR}rate-decks/sdf-outbound-rates.csv`)) {
+    if (r.Rate === '' || r.Rate === undefined) {
+      skipped++;
+      continue;
+    }
+    rows.push({
+      code: r.Prefix ?? '',
+      name: r.Destination ?? '',
+      minTime: Number(r['First Interval']),
+      interval: Number(r['Sub Interval']),
+      rateMicros: Math.round(Number(r.Rate) * 1e4) * 100, // exact: 4 decimals in the deck
+      effective: deckDate(r['Start Date'] ?? ''),
+      end: deckDate(r['End Date'] ?? ''),
+    });
+  }
+  return { rows, skipped };
+}
+
+/** NPA -> state for in-service US NPAs of the NANPA report. */
+function loadUsNpas(): Map<string, string> {
+  const npas = new Map<string, string>();
+  for (const r of readCsv(`${DATA_DIR}areacode-database-rows.csv`, 1)) {
+    if (r.COUNTRY === 'US' && r.IN_SERVICE === 'Y' && r.LOCATION) npas.set(r.NPA_ID ?? '', r.LOCATION);
+  }
+  return npas;
+}
+
+/** 640,000 codes 1+NPA+NXX (NPA, NXX 200..999) plus 60,000 thousands blocks 1+NPA+NXX+X. */
+function usCodes(): string[] {
+  const codes: string[] = [];
+  for (let npa = 200; npa <= 999; npa++) for (let nxx = 200; nxx <= 999; nxx++) codes.push(`1${npa}${nxx}`);
+  const blocks = 700_000 - codes.length;
+  for (let i = 0; i < blocks / 10; i++) for (let x = 0; x < 10; x++) codes.push(`${codes[i * 13]}${x}`);
+  return codes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configurations
+
+const ingressTrunk: TrunkConfig = {
+  trunk_id: 1,
+  carrier_id: 1,
+  name: 'customer',
+  direction: 'ingress',
+  is_active: true,
+  hosts: [{ ip: '198.51.100.0', netmask: 24 }],
+  rate_table_id: 1,
+  routing_plan_id: 1,
+  call_limit: 5000,
+  cps_limit: 500,
+};
+
+function engineConfig(tables: RateTableConfig[], extra: Partial<EngineConfig> = {}): EngineConfig {
+  const vendorIds = Array.from({ length: VENDORS }, (_, i) => 100 + i);
+  return {
+    carriers: [
+      {
+        carrier_id: 1,
+        name: 'customer',
+        is_active: true,
+        mode: 'postpaid',
+        balance: '-1500',
+        credit_limit: '10000',
+        min_profitability_percent: '5',
+      },
+      ...vendorIds.map((id) => ({
+        carrier_id: id,
+        name: `vendor-${id}`,
+        is_active: true,
+        mode: 'postpaid' as const,
+        balance: '0',
+        call_limit: 2000,
+      })),
+    ],
+    trunks: [
+      ingressTrunk,
+      ...vendorIds.map((id): TrunkConfig => ({
+        trunk_id: id,
+        carrier_id: id,
+        name: `vendor-${id}`,
+        direction: 'egress',
+        is_active: true,
+        hosts: [{ ip: `203.0.113.${id - 90}`, port: 5060 }],
+        tech_prefix: id % 3 === 0 ? `${id}#` : '',
+        rate_table_id: id,
+        call_limit: 1000,
+      })),
+    ],
+    rate_tables: tables,
+    routing_plans: [{ routing_plan_id: 1, rows: [{ prefix: '', route_type: 'dynamic', route_id: 1 }] }],
+    dynamic_routes: [
+      { dynamic_route_id: 1, rule: 'lcr', trunks: vendorIds.map((trunk_id) => ({ trunk_id })) },
+    ],
+    settings: { default_ij_rule: 'inter', utc_offset_minutes: 0 },
+    ...extra,
+  };
+}
+
+function sdfConfig(deck: DeckRow[]): EngineConfig {
+  const random = seeded(7);
+  const table = (id: number, factor: () => number): RateTableConfig => ({
+    rate_table_id: id,
+    type: 'a_z',
+    decimal_places: 4,
+    rows: deck.map((d): RateRowConfig => ({
+      code: d.code,
+      code_name: d.name,
+      rate: micros(d.rateMicros * factor()),
+      min_time: d.minTime,
+      interval: d.interval,
+      effective_date: d.effective,
+      end_date: d.end,
+    })),
+  });
+  return engineConfig([
+    table(1, () => 1.25),
+    ...Array.from({ length: VENDORS }, (_, i) => table(100 + i, () => 0.8 + random() * 0.4)),
+  ]);
+}
+
+function usConfig(codes: string[], npas: Map<string, string>): EngineConfig {
+  const random = seeded(11);
+  const interned = codes.map((c) => c);
+  const table = (id: number, base: number): RateTableConfig => ({
+    rate_table_id: id,
+    type: 'us_jurisdictional',
+    decimal_places: 6,
+    rows: interned.map((code): RateRowConfig => {
+      const inter = base * (0.6 + random() * 0.8);
+      return {
+        code,
+        rate: micros(inter),
+        inter_rate: micros(inter),
+        intra_rate: micros(inter * 0.8),
+        ij_rate: micros(inter * 1.2),
+        min_time: 6,
+        interval: 6,
+      };
+    }),
+  });
+  const jurisdiction = new Map<string, NpaNxxInfo>();
+  for (const [npa, state] of npas) {
+    for (let nxx = 200; nxx <= 999; nxx++)
+      jurisdiction.set(`${npa}${nxx}`, { state, lata: `${state}${nxx % 3}` });
+  }
+  return engineConfig([table(1, 9000), ...Array.from({ length: VENDORS }, (_, i) => table(100 + i, 6000))], {
+    jurisdiction,
+  });
+}
+
+function callsFor(
+  codes: readonly string[],
+  length: number,
+  anis: readonly string[],
+  seed: number,
+): CallAttempt[] {
+  const random = seeded(seed);
+  const time = Date.UTC(2024, 5, 3, 14, 30);
+  return Array.from({ length: CALLS }, (_, i) => {
+    let dnis = codes[Math.floor(random() * codes.length)] ?? '1';
+    while (dnis.length < length) dnis += String(Math.floor(random() * 10));
+    return {
+      source_ip: `198.51.100.${1 + (i % 200)}`,
+      source_port: 5060,
+      ani: anis[i % anis.length] ?? '',
+      dnis,
+      time: time + i * 10,
+    };
+  });
+}
+
+function liveState(): RoutingState {
+  const vendors = Array.from({ length: VENDORS }, (_, i) => 100 + i);
+  return {
+    trunk_calls: new Map([[1, 1200], ...vendors.map((id): [number, number] => [id, 100 + id])]),
+    trunk_cps: new Map([[1, 40]]),
+    carrier_calls: new Map([[1, 1200]]),
+    carrier_cps: new Map([[1, 40]]),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+interface Rate {
+  /** Operations per second of CPU time of this process (one core; robust to other load). */
+  cpu: number;
+  /** Operations per second of elapsed time. */
+  wall: number;
+}
+
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/** Median over `rounds` rounds of `ops` calls of `body`. */
+function opsPerSecond(ops: number, body: (i: number) => number, rounds: number): Rate {
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  let sink = 0;
+  for (let r = 0; r < rounds; r++) {
+    const startedCpu = cpuSeconds();
+    const started = performance.now();
+    for (let i = 0; i < ops; i++) sink += body(i);
+    wall.push(ops / ((performance.now() - started) / 1000));
+    cpu.push(ops / Math.max(1e-6, cpuSeconds() - startedCpu));
+  }
+  if (sink === -1) console.log(''); // keep the work observable
+  return { cpu: Math.round(median(cpu)), wall: Math.round(median(wall)) };
+}
+
+interface ScenarioResult {
+  codes_per_table: number;
+  rate_tables: number;
+  build_ms: number;
+  heap_mb: number;
+  routed_share: number;
+  mean_routes: number;
+  decisions_per_sec: Rate;
+  decisions_per_sec_with_trace: Rate;
+  baseline_map_get_per_sec: Rate;
+  /** decisions / baseline, on CPU time: the figure to compare across machines. */
+  ratio_to_baseline: number;
+  meets_200k: boolean;
+}
+
+function measure(config: EngineConfig, calls: CallAttempt[]): ScenarioResult {
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const snapshot: RoutingSnapshot = buildSnapshot(config);
+  const buildMs = performance.now() - started;
+  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  const state = liveState();
+
+  let routed = 0;
+  let routes = 0;
+  for (const c of calls) {
+    const d = decide(snapshot, c, state);
+    if (d.result === 'route') routed++;
+    routes += d.routes.length;
+  }
+
+  const ops = QUICK ? 100_000 : 400_000;
+  const rounds = QUICK ? 3 : 7;
+  const n = calls.length;
+  const warm = (i: number) => decide(snapshot, calls[i % n] as CallAttempt, state).routes.length;
+  opsPerSecond(ops, warm, 1);
+  const decisions = opsPerSecond(ops, warm, rounds);
+  const traced = opsPerSecond(
+    ops / 10,
+    (i) => decide(snapshot, calls[i % n] as CallAttempt, state, { trace: true }).trace.length,
+    rounds,
+  );
+
+  const numbers = calls.map((c) => c.dnis);
+  const map = new Map<string, number>(numbers.map((s, i) => [s, i]));
+  const lookup = (i: number) => map.get(numbers[i % n] as string) ?? 0;
+  opsPerSecond(ops, lookup, 1);
+  const baseline = opsPerSecond(ops, lookup, rounds);
+
+  return {
+    codes_per_table: config.rate_tables[0]?.rows.length ?? 0,
+    rate_tables: config.rate_tables.length,
+    build_ms: Math.round(buildMs),
+    heap_mb: Math.round(heapMb),
+    routed_share: Math.round((routed / calls.length) * 1000) / 1000,
+    mean_routes: Math.round((routes / calls.length) * 100) / 100,
+    decisions_per_sec: decisions,
+    decisions_per_sec_with_trace: traced,
+    baseline_map_get_per_sec: baseline,
+    ratio_to_baseline: Math.round((decisions.cpu / baseline.cpu) * 10_000) / 10_000,
+    meets_200k: decisions.cpu >= 200_000,
+  };
+}
+
+function buildTimes(codes: string[]): { prefix_index_700k_ms: number; snapshot_700k_ms: number } {
+  const rows = codes.map((code) => ({ code, effective_date: null, end_date: null }));
+  const times: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const started = performance.now();
+    PrefixIndex.build(rows);
+    times.push(performance.now() - started);
+  }
+  const config = engineConfig([
+    {
+      rate_table_id: 1,
+      type: 'us_non_jurisdictional',
+      decimal_places: 6,
+      rows: codes.map((code, i) => ({
+        code,
+        rate: `0.00${String(1000 + (i % 9000))}`,
+        min_time: 6,
+        interval: 6,
+      })),
+    },
+  ]);
+  const snapshotTimes: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const started = performance.now();
+    buildSnapshot(config);
+    snapshotTimes.push(performance.now() - started);
+  }
+  return {
+    prefix_index_700k_ms: Math.round(median(times)),
+    snapshot_700k_ms: Math.round(median(snapshotTimes)),
+  };
+}
+
+function main(): void {
+  const loadBefore = loadavg().map((l) => Math.round(l * 100) / 100);
+  const { rows: deck, skipped } = loadSdfDeck();
+  const npas = loadUsNpas();
+  const codes = usCodes();
+  const usAnis = [...npas.keys()].slice(0, 50).map((npa, i) => `1${npa}${200 + i}${String(1000 + i)}`);
+  const intlAnis = ['12125551234', '447911123456', 'anonymous'];
+
+  const sdf = measure(
+    sdfConfig(deck),
+    callsFor(
+      deck.map((d) => d.code),
+      12,
+      intlAnis,
+      1,
+    ),
+  );
+  const us = measure(usConfig(codes, npas), callsFor(codes, 11, usAnis, 2));
+  const builds = buildTimes(codes);
+
+  const cpu = cpus()[0];
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'routing-engine',
+        date: new Date().toISOString(),
+        machine: {
+          cpu: cpu?.model ?? 'unknown',
+          cores: cpus().length,
+          memory_gb: Math.round(totalmem() / 2 ** 30),
+          node: process.version,
+          platform: `${process.platform}-${process.arch}`,
+          load_average_before: loadBefore,
+          load_average_after: loadavg().map((l) => Math.round(l * 100) / 100),
+        },
+        mode: QUICK ? 'quick' : 'full',
+        vendors: VENDORS,
+        sdf_deck: { rows_used: deck.length, rows_without_rate_skipped: skipped },
+        scenarios: { sdf, us_700k: us },
+        build: builds,
+        target: { decisions_per_sec: 200_000, build_700k_ms: 1000 },
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+main();
