@@ -54,7 +54,8 @@ export async function request<E extends Endpoint>(
     '/api' + buildPath(e.path, (opts.params ?? {}) as Record<string, string | number>),
     baseUrl(),
   );
-  for (const [k, v] of Object.entries((opts.query ?? {}) as Record<string, unknown>)) {
+  const query = (opts.query ?? {}) as Record<string, string | number | boolean | null | undefined>;
+  for (const [k, v] of Object.entries(query)) {
     if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
   }
   const headers: Record<string, string> = {};
