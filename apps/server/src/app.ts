@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ErrorCode, errorEnvelope, message } from '@tandem/contract';
+import { ErrorCode, errorEnvelope, message, UPLOAD_MAX_FILES, UPLOAD_MAX_MB } from '@tandem/contract';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
@@ -54,7 +54,9 @@ export async function buildApp(
   });
   const services = buildServices(config, database.db, database.kind, app.log as unknown as Logger);
   installErrorHandling(app, services);
-  await app.register(multipart, { limits: { fileSize: 1000 * 1024 * 1024, files: 5 } });
+  await app.register(multipart, {
+    limits: { fileSize: UPLOAD_MAX_MB * 1024 * 1024, files: UPLOAD_MAX_FILES },
+  });
 
   registerModules(app, services);
 

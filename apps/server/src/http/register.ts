@@ -4,11 +4,12 @@ import {
   errorEnvelope,
   MESSAGE_KEYS,
   okEnvelope,
+  UPLOAD_MAX_MB,
   type Endpoint,
   type UserType,
 } from '@tandem/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Services } from '../services';
 import type { Actor, Ctx } from './context';
 import { AppError, forbidden, type FieldError } from './errors';
@@ -113,7 +114,7 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 function issueToField(issue: z.core.$ZodIssue, field: string, missing: boolean): FieldError {
-  const label = field;
+  const label = field === '_' ? 'request body' : field;
   if (issue.code === 'unrecognized_keys') return { key: 'invalidValue', params: [issue.keys.join(', ')] };
   if (missing && (issue.code === 'invalid_type' || issue.code === 'invalid_value'))
     return { key: 'required', params: [label] };
@@ -158,11 +159,19 @@ export function installErrorHandling(app: FastifyInstance, services: Services): 
       e.code === 'FST_REQ_FILE_TOO_LARGE' ||
       e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
     ) {
-      return reply
-        .status(413)
-        .send(
-          errorEnvelope(ErrorCode.validation, localize.message('fileTooBig', lang, { size: '?', max: 1000 })),
-        );
+      // A multipart file is limited to the upload maximum, any other body to the app's body limit.
+      const maxBytes =
+        e.code === 'FST_REQ_FILE_TOO_LARGE' ? UPLOAD_MAX_MB * 1048576 : app.initialConfig.bodyLimit;
+      const size = Number(req.headers['content-length']);
+      return reply.status(413).send(
+        errorEnvelope(
+          ErrorCode.validation,
+          localize.message('fileTooBig', lang, {
+            size: size ? (size / 1048576).toFixed(1) : '?',
+            max: Math.round((maxBytes ?? 0) / 1048576),
+          }),
+        ),
+      );
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return reply.status(e.statusCode).send(errorEnvelope(ErrorCode.validation, e.message ?? 'Bad request'));
