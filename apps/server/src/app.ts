@@ -39,18 +39,15 @@ export async function buildApp(
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel },
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // Only behind a reverse proxy may X-Forwarded-For name the client (sign-in throttling and allowed IPs use it).
+    trustProxy: config.trustProxy,
     ajv: { customOptions: { coerceTypes: false } },
     // A malformed or overlong URL component is answered with the envelope like any bad input.
-    frameworkErrors: (_err, req, reply) =>
-      (reply as FastifyReply)
+    frameworkErrors: (_err, req, reply) => {
+      void (reply as FastifyReply)
         .status(400)
-        .send(
-          errorEnvelope(
-            ErrorCode.validation,
-            message('invalidValue', services.i18n.languageOf(req), ['URL']),
-          ),
-        ),
+        .send(errorEnvelope(ErrorCode.validation, message('invalidValue', services.i18n.languageOf(req), ['URL'])));
+    },
   });
   const services = buildServices(config, database.db, database.kind, app.log as unknown as Logger);
   installErrorHandling(app, services);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
   CliError,
@@ -69,12 +68,8 @@ async function main(argv: string[]): Promise<number> {
       ? validateResetPassword({ name: opt('name'), password: opt('password') })
       : null;
 
-  // `npm start` runs the server in apps/server, so its default DATA_DIR is apps/server/data: use the
-  // same folder whatever directory the CLI is started from.
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: process.env.DATA_DIR || path.resolve(import.meta.dirname, '../data'),
-  });
+  // DATA_DIR defaults to data/ at the repository root, the folder `npm start` uses too.
+  const config = loadConfig();
   console.log(`Database: ${describeDatabase(config)}`);
 
   if (command === 'migrate') {

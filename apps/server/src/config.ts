@@ -1,5 +1,7 @@
 import path from 'node:path';
 
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
 /** Process configuration from the environment (README "Configuration"). */
 export interface AppConfig {
   port: number;
@@ -13,6 +15,8 @@ export interface AppConfig {
   logLevel: string;
   /** scrypt cost (log2 N); lower only in tests. */
   passwordCost: number;
+  /** Trust X-Forwarded-For (TRUST_PROXY=true only behind a reverse proxy that sets it). */
+  trustProxy: boolean;
   /** Serve the built web app from this folder when it exists. */
   webDist: string;
 }
@@ -23,7 +27,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR ?? path.join(process.cwd(), 'data')),
+    // Relative to the repository root, whichever folder the process was started from.
+    dataDir: path.resolve(REPO_ROOT, env.DATA_DIR ?? 'data'),
     databaseUrl: env.DATABASE_URL?.trim() || null,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
     smtp: smtpHost
@@ -37,6 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         }
       : null,
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: env.TRUST_PROXY === 'true',
     passwordCost: Number(env.PASSWORD_COST ?? 15),
     webDist: path.resolve(env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
   };

@@ -21,7 +21,7 @@ export function pickLanguage(header: string | undefined | null): Language {
 /** Replaces {0}, {1} or {name} placeholders. */
 export function format(template: string, params: Record<string, string | number> | readonly (string | number)[] = {}): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => {
-    const v = Array.isArray(params) ? params[Number(k)] : (params as Record<string, string | number>)[k];
+    const v: string | number | undefined = Array.isArray(params) ? (params as readonly (string | number)[])[Number(k)] : (params as Record<string, string | number>)[k];
     return v === undefined ? m : String(v);
   });
 }

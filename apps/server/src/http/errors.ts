@@ -2,7 +2,8 @@ import { ErrorCode, type MessageKey } from '@tandem/contract';
 
 type Params = Record<string, string | number> | readonly (string | number)[];
 export interface FieldError {
-  key: MessageKey | string;
+  /** A MessageKey of the catalogue, or plain text. */
+  key: string;
   params?: Params;
 }
 

@@ -5,7 +5,7 @@ const isKey = (k: string): k is MessageKey => (MESSAGE_KEYS as string[]).include
 
 /** Turns message keys into the caller's language; unknown keys pass through as text. */
 export const localize = {
-  message(key: MessageKey | string, lang: Language, params?: FieldError['params']): string {
+  message(key: string, lang: Language, params?: FieldError['params']): string {
     return isKey(key) ? message(key, lang, params) : key;
   },
   fields(fields: Record<string, FieldError>, lang: Language): Record<string, string> {

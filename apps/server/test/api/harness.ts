@@ -51,6 +51,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     ...process.env,
     DATABASE_URL: databaseUrl ?? '',
     PASSWORD_COST: '10',
+    TRUST_PROXY: 'true',
     LOG_LEVEL: 'error',
     WEB_DIST: '/nonexistent',
     ...env,

@@ -62,7 +62,7 @@ let tokenCheck: Promise<boolean> | null = null;
 export function queryString(query: Record<string, unknown> | undefined): string {
   if (!query) return '';
   const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') sp.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean));
   const s = sp.toString();
   return s ? `?${s}` : '';
 }

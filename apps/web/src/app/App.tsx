@@ -42,7 +42,7 @@ function ApiBridge() {
   useEffect(() => {
     configureApi({
       toastError: (m, errors) => fieldErrors(m, errors),
-      navigate: (p) => navigate(p),
+      navigate: (p) => void navigate(p),
       signOut: (m) => void signOut(m),
       currentPath: () => window.location.hash.slice(1).split('?')[0] ?? '',
     });

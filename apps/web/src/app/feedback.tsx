@@ -9,9 +9,9 @@ import { useLocation } from 'react-router-dom';
  * with bold labels, and the async confirm dialog (Confirm / Cancel; closes on route change).
  */
 interface Feedback {
-  flash(text: string, kind?: 'error' | 'info'): void;
-  fieldErrors(message: string, errors?: Record<string, string>): void;
-  confirm(opts: { title: string; content?: ReactNode; danger?: boolean }): Promise<boolean>;
+  flash: (text: string, kind?: 'error' | 'info') => void;
+  fieldErrors: (message: string, errors?: Record<string, string>) => void;
+  confirm: (opts: { title: string; content?: ReactNode; danger?: boolean }) => Promise<boolean>;
 }
 const Ctx = createContext<Feedback | null>(null);
 export const useFeedback = () => {

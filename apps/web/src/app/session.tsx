@@ -20,13 +20,13 @@ interface SessionState {
   session: Session | null;
   hasUser: boolean | null;
   /** Stores a token from sign-in and loads the session. */
-  signIn(token: string): Promise<Session>;
-  signOut(message?: string): Promise<void>;
-  reload(): Promise<void>;
-  setHasUser(v: boolean): void;
+  signIn: (token: string) => Promise<Session>;
+  signOut: (message?: string) => Promise<void>;
+  reload: () => Promise<void>;
+  setHasUser: (v: boolean) => void;
   /** Message shown on the login page after a sign-out (inactivity, session end). */
   notice: string | null;
-  clearNotice(): void;
+  clearNotice: () => void;
 }
 
 const Ctx = createContext<SessionState | null>(null);

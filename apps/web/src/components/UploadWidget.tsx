@@ -368,6 +368,8 @@ export function UploadWidget(props: UploadWidgetProps) {
   const dropText = label ?? t('upload.dropHere');
   const statusOf = (e: Entry) => {
     switch (e.status) {
+      case 'queued':
+        return null;
       case 'mapping':
         return <span>{t('upload.mapHeaders')}</span>;
       case 'uploading':

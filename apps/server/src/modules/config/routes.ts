@@ -113,13 +113,13 @@ export function registerConfig(app: FastifyInstance, s: Services): void {
     const actor = actorOf(ctx);
     const part = await ctx.req.file();
     if (!part) throw invalidField('file', 'required', ['file']);
-    const fields = part.fields as Record<string, { value?: unknown } | undefined>;
-    const entity = String(fields.entity?.value ?? 'avatar');
+    const fields = part.fields as Record<string, { value?: string } | undefined>;
+    const entity = fields.entity?.value ?? 'avatar';
     const kind = UPLOADS[entity];
     if (!kind) throw invalidField('entity', 'mustBeOneOf', ['entity', Object.keys(UPLOADS).join(', ')]);
     if (kind.func && !(actor.type === 'admin' && allows(actor.grants, kind.func, 'write'))) throw forbidden();
     const ext = (part.filename.split('.').pop() ?? '').toLowerCase();
-    const format = String(fields.format?.value ?? ext).toLowerCase();
+    const format = (fields.format?.value ?? ext).toLowerCase();
     if (!kind.types.includes(ext) || !kind.types.includes(format))
       throw invalidField('file', 'fileTypeNotAllowed');
     const data = await part.toBuffer();

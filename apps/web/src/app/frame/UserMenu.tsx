@@ -32,7 +32,7 @@ export function UserMenu() {
   const hosts = useApi(api.sw.listSipHosts, { query: { page: 0, per_page: 10, order_by: 'switch_id', order_dir: 'asc' } }, { enabled: isCarrier, callOptions: { errorMode: 'inline', quiet: true } });
 
   const open = (x: typeof dialog) => () => setDialog(x);
-  const go = (path: string) => () => navigate(path);
+  const go = (path: string) => () => void navigate(path);
   const changeLanguage = (lang: Language) => {
     void setLanguage(lang);
     void call(api.user.patchOwnUser, { body: { language: lang } }, { errorMode: 'inline', quiet: true }).catch(() => undefined);

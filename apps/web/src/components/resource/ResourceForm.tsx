@@ -66,7 +66,7 @@ export function ResourceForm<V extends Record<string, unknown>>({ resource, id }
       return;
     }
     setLoading(true);
-    resource
+    void resource
       .load(id)
       .then((v) => form.setFieldsValue(v))
       .finally(() => setLoading(false));

@@ -43,7 +43,7 @@ export default function LoginPage() {
     <PublicCard title={branding.data?.title || t('auth.signInTitle', { name: t('frame.programName') })}>
       {session.notice && <Alert type="warning" showIcon message={session.notice} style={{ marginBottom: 12 }} data-testid="login-notice" />}
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="login-error" />}
-      <Form layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+      <Form layout="vertical" onFinish={(v: { email_or_name: string; password: string }) => void submit(v)} requiredMark={false}>
         <Form.Item name="email_or_name" label={t('auth.nameOrEmail')} rules={[{ required: true, message: t('common.required', { field: t('auth.nameOrEmail') }) }]}>
           <Input autoFocus autoComplete="username" data-testid="login-name" />
         </Form.Item>

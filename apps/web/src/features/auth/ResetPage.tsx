@@ -28,7 +28,7 @@ export default function ResetPage() {
       {done ? (
         <Alert type="success" showIcon message={t('auth.passwordChanged')} data-testid="reset-done" />
       ) : (
-        <Form layout="vertical" onFinish={(v) => void submit(v)}>
+        <Form layout="vertical" onFinish={(v: { password: string }) => void submit(v)}>
           <Form.Item name="password" label={t('auth.newPassword')} rules={passwordRules(t)}>
             <Input.Password data-testid="reset-password" autoComplete="new-password" />
           </Form.Item>

@@ -21,7 +21,7 @@ export default function ResetPasswordPage() {
       ) : (
         <>
           <p style={{ color: '#555' }}>{t('auth.resetHelp')}</p>
-          <Form layout="vertical" onFinish={(v) => void submit(v)}>
+          <Form layout="vertical" onFinish={(v: { email_or_name: string }) => void submit(v)}>
             <Form.Item name="email_or_name" label={t('auth.nameOrEmail')} rules={[{ required: true, message: t('common.required', { field: t('auth.nameOrEmail') }) }]}>
               <Input autoFocus data-testid="reset-name" />
             </Form.Item>

@@ -39,7 +39,7 @@ export default function SetupPage() {
     <PublicCard title={t('auth.setupTitle')}>
       <p style={{ color: '#555' }}>{t('auth.setupHelp')}</p>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
-      <Form layout="vertical" onFinish={(v) => void submit(v)}>
+      <Form layout="vertical" onFinish={(v: { name: string; email: string; first_name?: string; last_name?: string; passwd: string }) => void submit(v)}>
         <Form.Item name="name" label={t('auth.userName')} rules={[{ required: true, message: t('common.required', { field: t('auth.userName') }) }]}>
           <Input autoFocus data-testid="setup-name" />
         </Form.Item>

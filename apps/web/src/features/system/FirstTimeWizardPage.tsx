@@ -44,7 +44,7 @@ export default function FirstTimeWizardPage() {
     <Card title={<h1 style={{ fontSize: 20, margin: 0 }}>{t('system.wizardTitle')}</h1>} style={{ maxWidth: 760 }}>
       <Steps current={step} onChange={setStep} items={[{ title: t('system.wizardSystem') }, { title: t('system.wizardBranding') }, { title: t('system.wizardUsers') }]} style={{ marginBottom: 24 }} />
       {step === 0 && system.data && (
-        <Form layout="vertical" initialValues={system.data} onFinish={(v) => void saveSystem(v)}>
+        <Form layout="vertical" initialValues={system.data} onFinish={(v: Parameters<typeof saveSystem>[0]) => void saveSystem(v)}>
           <Form.Item name="operating_company" label={t('system.company')}><Input data-testid="wizard-company" /></Form.Item>
           <Form.Item name="timezone" label={t('system.timezone')}><Select options={OFFSETS} data-testid="wizard-timezone" /></Form.Item>
           <Form.Item name="inactivity_timeout" label={t('system.inactivity')}><InputNumber min={1} max={1440} data-testid="wizard-inactivity" /></Form.Item>
