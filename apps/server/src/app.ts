@@ -61,7 +61,7 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false });
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, preCompressed: true });
   }
 
   return {
