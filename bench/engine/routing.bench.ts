@@ -15,6 +15,8 @@
  * decisions/baseline holds across machines. Prints one JSON document.
  */
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { buildSnapshot, decide, PrefixIndex } from '@tandem/domain';
 import type {
@@ -341,12 +343,23 @@ interface ScenarioResult {
   meets_200k: boolean;
 }
 
-function measure(config: EngineConfig, calls: CallAttempt[]): ScenarioResult {
-  global.gc?.();
+/** Full garbage collection, so heap figures and timings do not carry the previous scenario's garbage. */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+function measure(makeConfig: () => EngineConfig, calls: CallAttempt[]): ScenarioResult {
+  collectGarbage();
   const heapBefore = process.memoryUsage().heapUsed;
+  let config: EngineConfig | null = makeConfig();
+  const codesPerTable = config.rate_tables[0]?.rows.length ?? 0;
+  const tableCount = config.rate_tables.length;
   const started = performance.now();
   const snapshot: RoutingSnapshot = buildSnapshot(config);
   const buildMs = performance.now() - started;
+  config = null; // as the server does: the snapshot is all that stays
+  collectGarbage();
   const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
   const state = liveState();
 
@@ -377,8 +390,8 @@ function measure(config: EngineConfig, calls: CallAttempt[]): ScenarioResult {
   const baseline = opsPerSecond(ops, lookup, rounds);
 
   return {
-    codes_per_table: config.rate_tables[0]?.rows.length ?? 0,
-    rate_tables: config.rate_tables.length,
+    codes_per_table: codesPerTable,
+    rate_tables: tableCount,
     build_ms: Math.round(buildMs),
     heap_mb: Math.round(heapMb),
     routed_share: Math.round((routed / calls.length) * 1000) / 1000,
@@ -432,17 +445,17 @@ function main(): void {
   const usAnis = [...npas.keys()].slice(0, 50).map((npa, i) => `1${npa}${200 + i}${String(1000 + i)}`);
   const intlAnis = ['12125551234', '447911123456', 'anonymous'];
 
-  const sdf = measure(
-    sdfConfig(deck),
-    callsFor(
-      deck.map((d) => d.code),
-      12,
-      intlAnis,
-      1,
-    ),
-  );
-  const us = measure(usConfig(codes, npas), callsFor(codes, 11, usAnis, 2));
   const builds = buildTimes(codes);
+  collectGarbage();
+  const sdfCalls = callsFor(
+    deck.map((d) => d.code),
+    12,
+    intlAnis,
+    1,
+  );
+  const sdf = measure(() => sdfConfig(deck), sdfCalls);
+  collectGarbage();
+  const us = measure(() => usConfig(codes, npas), callsFor(codes, 11, usAnis, 2));
 
   const cpu = cpus()[0];
   console.log(

@@ -49,8 +49,8 @@ export interface EgressContext {
   readonly ingressDecimals: number;
   /** The customer's minimum margin in micro-percent (ingress trunk's, else its carrier's). */
   readonly customerMinMargin: Micros | null;
-  /** Jurisdiction memo: [dnis, dnis with local rate, lrn, lrn with local rate]. */
-  readonly jurisdictions: (Jurisdiction | undefined)[];
+  /** Jurisdiction memo by number and local-rate flag (undefined = not worked out yet). */
+  jurisdictions: JurisdictionMemo;
   /** The DNIS walked through the code deck; the LRN's walk, made when first needed. */
   readonly dnisPath: DeckPath;
   lrnPath: DeckPath | null;
@@ -73,6 +73,17 @@ function itemCovers(item: SnapshotStaticItem, ctx: EgressContext): boolean {
   return coversCall(item.time_profile, ctx);
 }
 
+export interface JurisdictionMemo {
+  dnis: Jurisdiction | undefined;
+  dnisLocal: Jurisdiction | undefined;
+  lrn: Jurisdiction | undefined;
+  lrnLocal: Jurisdiction | undefined;
+}
+
+export function newJurisdictionMemo(): JurisdictionMemo {
+  return { dnis: undefined, dnisLocal: undefined, lrn: undefined, lrnLocal: undefined };
+}
+
 /** Jurisdiction of a call for a rate table (null when the table is not US jurisdictional), memoised per decision. */
 export function jurisdictionFor(
   snapshot: RoutingSnapshot,
@@ -80,15 +91,18 @@ export function jurisdictionFor(
   ani: string,
   number: string,
   byLrn: boolean,
-  memo: (Jurisdiction | undefined)[],
+  memo: JurisdictionMemo,
 ): Jurisdiction | null {
   if (table.type !== 'us_jurisdictional') return null;
-  const slot = (byLrn ? 2 : 0) + (table.require_local_rate ? 1 : 0);
-  let jurisdiction = memo[slot];
-  if (jurisdiction === undefined) {
-    jurisdiction = snapshot.jurisdiction.classify(ani, number, table.require_local_rate);
-    memo[slot] = jurisdiction;
-  }
+  const local = table.require_local_rate;
+  const known = byLrn ? (local ? memo.lrnLocal : memo.lrn) : local ? memo.dnisLocal : memo.dnis;
+  if (known !== undefined) return known;
+  const jurisdiction = snapshot.jurisdiction.classify(ani, number, local);
+  if (byLrn) {
+    if (local) memo.lrnLocal = jurisdiction;
+    else memo.lrn = jurisdiction;
+  } else if (local) memo.dnisLocal = jurisdiction;
+  else memo.dnis = jurisdiction;
   return jurisdiction;
 }
 

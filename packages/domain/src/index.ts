@@ -18,3 +18,4 @@ export * from './egress-order';
 export * from './egress-candidates';
 export * from './routing-types';
 export * from './routing';
+export * from './code-deck';

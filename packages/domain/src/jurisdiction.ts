@@ -146,12 +146,17 @@ export function rateColumnFor(
 
 /** The per-minute rate of a row in a column, with the documented fallbacks. */
 export function rateInColumn(row: JurisdictionalRates, column: RateColumn): Micros {
+  // A switch of plain property reads: `row[column]` would be a slow generic keyed load.
   switch (column) {
     case 'rate':
       return row.rate;
+    case 'intra_rate':
+      return row.intra_rate ?? row.rate;
+    case 'inter_rate':
+      return row.inter_rate ?? row.rate;
+    case 'ij_rate':
+      return row.ij_rate ?? row.rate;
     case 'local_rate':
       return row.local_rate ?? row.intra_rate ?? row.rate;
-    default:
-      return row[column] ?? row.rate;
   }
 }

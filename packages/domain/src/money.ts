@@ -47,6 +47,8 @@ function stepOf(decimals: number): bigint {
  * significant decimals are refused (a rate of "0.0000005" would otherwise be silently changed).
  */
 export function parseMoney(text: string): Micros {
+  const fast = parsePlainDecimal(text);
+  if (fast !== null) return fast;
   const match = DECIMAL.exec(text.trim());
   const whole = match?.[2] ?? '';
   const fraction = match?.[3] ?? '';
@@ -59,6 +61,41 @@ export function parseMoney(text: string): Micros {
   }
   const micros = BigInt((whole || '0') + significant.padEnd(MONEY_SCALE, '0'));
   return match[1] === '-' ? -micros : micros;
+}
+
+/**
+ * Fast path of parseMoney for the usual deck cell ("0.0125", "-3", "12.5"): at most 9 whole
+ * digits and 6 decimals, so the micro-unit count stays an exact integer below 2^53 while it is
+ * accumulated digit by digit. Returns null for anything else (the general path decides).
+ */
+function parsePlainDecimal(text: string): Micros | null {
+  const length = text.length;
+  let i = 0;
+  let negative = false;
+  if (length > 0 && text.charCodeAt(0) === 45) {
+    negative = true;
+    i = 1;
+  }
+  let whole = 0;
+  let wholeDigits = 0;
+  for (; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) break;
+    if (c < 48 || c > 57 || ++wholeDigits > 9) return null;
+    whole = whole * 10 + (c - 48);
+  }
+  if (wholeDigits === 0) return null;
+  let fraction = 0;
+  let fractionDigits = 0;
+  if (i < length) {
+    for (i++; i < length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 48 || c > 57 || ++fractionDigits > MONEY_SCALE) return null;
+      fraction = fraction * 10 + (c - 48);
+    }
+  }
+  const micros = whole * 1_000_000 + fraction * (SCALE_NUMBER[MONEY_SCALE - fractionDigits] as number);
+  return BigInt(negative ? -micros : micros);
 }
 
 /** Accepts micro-units as they are, or parses a decimal string. */

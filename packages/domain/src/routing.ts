@@ -29,7 +29,14 @@ import { creditAllows, limitFigures, limitReached, liveBalance } from './admissi
 import type { LimitHit } from './admission';
 import { rewriteNumber, stripTechPrefix } from './digits';
 import { DeckPath } from './code-deck';
-import { coversCall, jurisdictionFor, rateRowFor, routeCandidates, toRoute } from './egress-candidates';
+import {
+  coversCall,
+  jurisdictionFor,
+  newJurisdictionMemo,
+  rateRowFor,
+  routeCandidates,
+  toRoute,
+} from './egress-candidates';
 import type { EgressContext } from './egress-candidates';
 import { findIngress } from './ingress-match';
 import type { IngressMatch } from './ingress-match';
@@ -303,7 +310,7 @@ export function decide(
     ingressRate: 0n,
     ingressDecimals: table.decimals,
     customerMinMargin: trunk.min_profitability ?? carrier.min_profitability,
-    jurisdictions: [undefined, undefined, undefined, undefined],
+    jurisdictions: newJurisdictionMemo(),
     dnisPath: snapshot.code_deck.walk(dnis, DNIS_PATH),
     lrnPath: null,
     ceilingFor: null,

@@ -240,7 +240,11 @@ export interface RoutingSnapshot {
   readonly warnings: readonly string[];
 }
 
-/** Parses money fields with a memo: decks repeat the same few rate strings many times. */
+/**
+ * Parses money fields, sharing one bigint per distinct text: decks repeat the same few rate
+ * strings many times. The memo stops growing at 50,000 texts (a deck of all-distinct rates
+ * would only fill it for nothing).
+ */
 class MoneyReader {
   private readonly memo = new Map<string, Micros>();
 
@@ -253,7 +257,7 @@ class MoneyReader {
       } catch (error) {
         throw new SnapshotError(field, (error as Error).message);
       }
-      this.memo.set(value, micros);
+      if (this.memo.size < 50_000) this.memo.set(value, micros);
     }
     return micros;
   }

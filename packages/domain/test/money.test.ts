@@ -234,3 +234,33 @@ describe('maximumCost', () => {
     expect(maximumCost(0n, 1n)).toBeNull();
   });
 });
+
+describe('parseMoney fast path', () => {
+  /** Reference: the decimal string's value in micro-units by string surgery and BigInt. */
+  function referenceParse(text: string): bigint {
+    const negative = text.startsWith('-');
+    const [whole = '', fraction = ''] = (negative ? text.slice(1) : text).split('.');
+    const micros = BigInt((whole || '0') + fraction.padEnd(6, '0'));
+    return negative ? -micros : micros;
+  }
+
+  it('agrees with the reference on plain decimals of every size', () => {
+    const text = fc
+      .tuple(
+        fc.boolean(),
+        fc.stringMatching(/^\d{1,12}$/),
+        fc.option(fc.stringMatching(/^\d{0,6}$/), { nil: undefined }),
+      )
+      .map(
+        ([negative, whole, fraction]) =>
+          `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}`,
+      );
+    fc.assert(
+      fc.property(text, (t) => parseMoney(t) === referenceParse(t)),
+      { numRuns: 2000 },
+    );
+    expect(parseMoney('999999999.999999')).toBe(999_999_999_999_999n);
+    expect(parseMoney('1000000000.000001')).toBe(1_000_000_000_000_001n);
+    expect(parseMoney('-0.000001')).toBe(-1n);
+  });
+});
