@@ -11,5 +11,8 @@ bash scripts/ensure-chromium.sh
 echo "e2e: building the web app"
 npm run build -w @tandem/web
 
+echo "e2e: bundle budget (login page first load)"
+node scripts/bundle-report.mjs | tail -1
+
 echo "e2e: running Playwright"
 exec npx playwright test -c e2e/playwright.config.ts "$@"
