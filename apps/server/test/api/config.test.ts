@@ -80,8 +80,12 @@ describe('GET /config/sys_submenu/list', () => {
     expect(p.items).toHaveLength(CATALOGUE.length - 1);
     expect(p.items.map((i) => i.web_url)).not.toContain('/tools/lawful_intercept');
     expect(p.items.every((i) => i.is_readable && i.is_editable)).toBe(true);
-    const names = p.items.map((i) => i.display_name);
-    expect(names).toEqual([...names].sort());
+    // Modules stay in menu order; within each module the items are sorted by display name.
+    expect([...new Set(p.items.map((i) => i.group_name))]).toEqual(MENU_MODULES.map((m) => m.group_name));
+    for (const m of MENU_MODULES) {
+      const names = p.items.filter((i) => i.main_menu_id === m.id).map((i) => i.display_name);
+      expect(names).toEqual([...names].sort());
+    }
     const roles = p.items.find((i) => i.web_url === '/configuration/roles');
     expect(roles).toMatchObject({
       display_name: 'Roles',
@@ -113,7 +117,17 @@ describe('GET /config/sys_submenu/list', () => {
         { token: admin },
       ),
     );
-    expect(desc.items.map((i) => i.display_name)).toEqual(all.items.map((i) => i.display_name).reverse());
+    const config = (items: Submenu[]) =>
+      items.filter((i) => i.group_name === 'Configuration').map((i) => i.display_name);
+    expect(desc.items[0]!.group_name).toBe('Configuration');
+    expect(config(desc.items)).toEqual(config(all.items).reverse());
+    // Without order_by: the catalogue order of each module.
+    const plain = ok(
+      await h.call<Paged<Submenu>>('GET', '/api/config/sys_submenu/list?per_page=3', { token: admin }),
+    );
+    expect(plain.items.map((i) => i.web_url)).toEqual(
+      MENU_MODULES[0]!.items.slice(0, 3).map((i) => i.web_url),
+    );
   });
 
   it("flags only the restricted admin's granted items", async () => {

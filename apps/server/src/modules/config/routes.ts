@@ -22,7 +22,7 @@ const MIME: Record<string, string> = {
   ico: 'image/x-icon',
 };
 const BUILD_DATE = new Date().toISOString();
-const SUBMENU_SORTABLE = ['id', 'display_name', 'web_url', 'ordering', 'main_menu_id'] as const;
+const SUBMENU_SORTABLE = ['id', 'display_name', 'web_url', 'ordering'] as const;
 
 export function registerConfig(app: FastifyInstance, s: Services): void {
   implement(app, s, api.config.listSubmenus, async (ctx) => {
@@ -53,7 +53,8 @@ export function registerConfig(app: FastifyInstance, s: Services): void {
         is_readable: actor.type === 'admin' && allows(actor.grants, r.web_url, 'read'),
         is_editable: actor.type === 'admin' && allows(actor.grants, r.web_url, 'write'),
       }));
-    // The catalogue is small: sort and page it here (default: group, then menu order).
+    // The menu stays grouped by module, in menu order; order_by orders the items within each module
+    // (the frame asks for display_name). The catalogue is small: sort and page it here.
     const q = ctx.query;
     const key =
       q.order_by && (SUBMENU_SORTABLE as readonly string[]).includes(q.order_by)
@@ -61,7 +62,13 @@ export function registerConfig(app: FastifyInstance, s: Services): void {
         : null;
     if (key) {
       const dir = q.order_dir === 'desc' ? -1 : 1;
-      items.sort((a, b) => (a[key] < b[key] ? -dir : a[key] > b[key] ? dir : a.id - b.id));
+      const rank = new Map<number, number>();
+      for (const r of items) if (!rank.has(r.main_menu_id)) rank.set(r.main_menu_id, rank.size);
+      items.sort(
+        (a, b) =>
+          rank.get(a.main_menu_id)! - rank.get(b.main_menu_id)! ||
+          (a[key] < b[key] ? -dir : a[key] > b[key] ? dir : a.id - b.id),
+      );
     }
     return { items: items.slice(q.page * q.per_page, (q.page + 1) * q.per_page), total: items.length };
   });
