@@ -16,14 +16,21 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const { user } = useSignedIn();
   const { flash } = useFeedback();
   const [form] = Form.useForm();
-  const [currentOk, setCurrentOk] = useState<boolean | null>(null);
+  const [currentOk, setCurrentOkState] = useState<boolean | null>(null);
+  // The validator reads the latest answer (a re-validation right after the check must not see the stale state).
+  const currentOkRef = useRef<boolean | null>(null);
+  const setCurrentOk = (v: boolean | null) => {
+    currentOkRef.current = v;
+    setCurrentOkState(v);
+  };
   const checkSeq = useRef(0);
   const needsCurrent = user.user_type !== 'admin';
 
   useEffect(() => {
     if (!open) {
       form.resetFields();
-      setCurrentOk(null);
+      currentOkRef.current = null;
+      setCurrentOkState(null);
     }
   }, [open, form]);
 
@@ -60,7 +67,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
             validateTrigger={['onChange', 'onBlur']}
             rules={[
               { required: true, message: t('common.required', { field: t('profile.currentPassword') }) },
-              { validator: () => (currentOk === false ? Promise.reject(new Error(t('profile.incorrectCurrentPassword'))) : Promise.resolve()) },
+              { validator: () => (currentOkRef.current === false ? Promise.reject(new Error(t('profile.incorrectCurrentPassword'))) : Promise.resolve()) },
             ]}
           >
             <Input.Password data-testid="password-current" autoComplete="current-password" onChange={(e) => void checkCurrent(e.target.value)} />
