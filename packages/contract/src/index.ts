@@ -11,3 +11,4 @@ export type { SessionUser, ClientPanel, UserRow } from './endpoints/user';
 export type { RoleDetail } from './endpoints/role';
 export type { SystemConfig, Submenu } from './endpoints/config';
 export type { Ticket } from './endpoints/ticket';
+export * from './crud';

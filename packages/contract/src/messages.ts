@@ -55,6 +55,14 @@ const catalogue = {
   landingNotPermitted: { en: 'The landing page must be one the role may read', ch: '登录页必须是该角色可读的页面', de: 'Die Startseite muss für die Rolle lesbar sein' },
   roleInUse: { en: 'The role is assigned to {0} user(s) and cannot be deleted', ch: '该角色已分配给 {0} 个用户，无法删除', de: 'Die Rolle ist {0} Benutzer(n) zugewiesen und kann nicht gelöscht werden' },
   ticketSubjectRequired: { en: 'Subject is required', ch: '主题为必填项', de: 'Betreff ist erforderlich' },
+  positiveInteger: { en: '{0} must be a valid positive integer', ch: '{0} 必须是有效的正整数', de: '{0} muss eine gültige positive ganze Zahl sein' },
+  positiveDecimal: { en: '{0} must be a valid positive floating number', ch: '{0} 必须是有效的正数', de: '{0} muss eine gültige positive Dezimalzahl sein' },
+  percentRange: { en: '{0} must be between 0 and 100', ch: '{0} 必须在 0 到 100 之间', de: '{0} muss zwischen 0 und 100 liegen' },
+  digitsOnly: { en: '{0} may contain digits only', ch: '{0} 只能包含数字', de: '{0} darf nur Ziffern enthalten' },
+  endAfterStart: { en: 'End time must be greater than start time', ch: '结束时间必须大于开始时间', de: 'Die Endzeit muss nach der Startzeit liegen' },
+  startEndRequired: { en: 'Start time and end time cannot be null', ch: '开始时间和结束时间不能为空', de: 'Start- und Endzeit dürfen nicht leer sein' },
+  endDayAfterStartDay: { en: 'End day of week must be greater than or equal to start day of week', ch: '结束星期必须大于或等于开始星期', de: 'Der End-Wochentag muss größer oder gleich dem Start-Wochentag sein' },
+  invalidTime: { en: '{0} must be a time HH:mm', ch: '{0} 必须是 HH:mm 格式的时间', de: '{0} muss eine Uhrzeit HH:mm sein' },
   referralInvalid: { en: 'This referral link is not valid', ch: '此推荐链接无效', de: 'Dieser Empfehlungslink ist ungültig' },
 } as const satisfies Record<string, Record<Language, string>>;
 

@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './connection';
 import * as m0001 from './migrations/0001_frame';
+import * as m0002 from './migrations/0002_switch_config';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
   '0001_frame': m0001,
+  '0002_switch_config': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { CarrierCommercialColumns, SwitchConfigTables } from './schema-switch';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -22,7 +23,7 @@ export interface AgentsTable {
   commission_method: Generated<'profit' | 'revenue'>; commission_percent: Numeric; frequency: Generated<'daily' | 'weekly' | 'monthly'>;
   referral_key: string; logo_id: number | null; created_at: Generated<Date>; updated_at: Timestamp;
 }
-export interface CarriersTable {
+export interface CarriersTable extends CarrierCommercialColumns {
   client_id: Generated<number>; name: string; company: Generated<string>; client_type: Generated<'client' | 'vendor'>;
   company_type: Generated<'termination' | 'origination'>; is_active: Generated<boolean>;
   registration_status: Generated<'pending' | 'approved' | 'rejected'>; mode: Generated<'prepaid' | 'postpaid'>;
@@ -88,7 +89,7 @@ export interface SwitchesTable {
 }
 export interface SipHostsTable { id: Generated<number>; switch_id: number; host_name: string; sip_ip: string; sip_port: Generated<number> }
 
-export interface Database {
+export interface Database extends SwitchConfigTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { areaRoutes } from './areaRoutes';
 
 /**
  * Every hash route this version serves. `title` is an i18n key or plain text; public routes show no
@@ -66,6 +67,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/switch/capacity', title: 'system.capacityTitle', page: p(() => import('../features/system/CapacityPage')) },
   { path: '/switch/voip_gateway', title: 'system.gatewayTitle', page: p(() => import('../features/system/VoipGatewayPage')) },
   { path: '/first_time_wizard', title: 'system.wizardTitle', page: p(() => import('../features/system/FirstTimeWizardPage')) },
+  ...areaRoutes,
 ];
 
 export const NotAvailablePage = p(() => import('../features/system/NotAvailablePage'));

@@ -3,6 +3,7 @@ import type { Dictionary } from './en';
 /** Chinese (the spec's language code "ch"). */
 export const ch: Dictionary = {
   common: {
+    inUseTitle: '{{name}} 正在使用中，无法删除',
     save: '保存', cancel: '取消', confirm: '确认', reset: '重置', submit: '提交', close: '关闭', edit: '编辑', delete: '删除',
     create: '创建', new: '新建', search: '搜索', filter: '筛选', clear: '清除', refresh: '刷新', back: '返回', next: '下一步',
     yes: '是', no: '否', all: '全部', none: '无', selectOne: '请选择', useNoTemplate: '不使用模板', error: '错误',

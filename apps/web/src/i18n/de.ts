@@ -2,6 +2,7 @@ import type { Dictionary } from './en';
 
 export const de: Dictionary = {
   common: {
+    inUseTitle: '{{name}} wird verwendet und kann nicht gelöscht werden',
     save: 'Speichern', cancel: 'Abbrechen', confirm: 'Bestätigen', reset: 'Zurücksetzen', submit: 'Absenden', close: 'Schließen', edit: 'Bearbeiten', delete: 'Löschen',
     create: 'Anlegen', new: 'Neu', search: 'Suchen', filter: 'Filter', clear: 'Leeren', refresh: 'Aktualisieren', back: 'Zurück', next: 'Weiter',
     yes: 'Ja', no: 'Nein', all: 'Alle', none: 'Keine', selectOne: 'Bitte wählen', useNoTemplate: 'Keine Vorlage verwenden', error: 'Fehler',

@@ -1,6 +1,7 @@
 /** English: the source of every key; ch and de must have exactly the same shape (checked by the compiler). */
 export const en = {
   common: {
+    inUseTitle: '{{name}} is in use and cannot be deleted',
     save: 'Save', cancel: 'Cancel', confirm: 'Confirm', reset: 'Reset', submit: 'Submit', close: 'Close', edit: 'Edit', delete: 'Delete',
     create: 'Create', new: 'New', search: 'Search', filter: 'Filter', clear: 'Clear', refresh: 'Refresh', back: 'Back', next: 'Next',
     yes: 'Yes', no: 'No', all: 'All', none: 'None', selectOne: 'Select One', useNoTemplate: 'Use no template', error: 'error',

@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, isLanguage, messagesFor, type Language } from '@tandem/contract';
+import { DEFAULT_LANGUAGE, format, isLanguage, MESSAGE_KEYS, messagesFor, type Language, type MessageKey } from '@tandem/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { KEYS, store } from '../lib/storage';
@@ -28,6 +28,8 @@ export async function initI18n(): Promise<void> {
     lng: 'en',
     fallbackLng: 'en',
     interpolation: { escapeValue: false },
+    // Keys are dotted paths; ':' appears in texts ("HH:mm"), never as a namespace separator.
+    nsSeparator: false,
   });
   if (lang !== 'en') await setLanguage(lang);
 }
@@ -37,6 +39,15 @@ export async function setLanguage(lang: Language): Promise<void> {
   await ensure(lang);
   await i18next.changeLanguage(lang);
   document.documentElement.lang = lang === 'ch' ? 'zh' : lang;
+}
+
+/**
+ * A message of the contract's catalogue (the server's wording) in the current language, with its
+ * {0}/{1} placeholders filled. Unknown keys come back as they are (plain text from a schema).
+ */
+export function serverMessage(key: string, params: readonly (string | number)[] = []): string {
+  if (!(MESSAGE_KEYS as string[]).includes(key)) return key;
+  return format(i18next.t(`server.${key as MessageKey}`), params);
 }
 
 export { i18next };

@@ -7,3 +7,8 @@ export * as ticket from './ticket';
 export * as home from './home';
 export * as sw from './switch';
 export * as signup from './signup';
+export * as configuration from './configuration';
+export * as rates from './rates';
+export * as carriers from './carriers';
+export * as trunks from './trunks';
+export * as routing from './routing';

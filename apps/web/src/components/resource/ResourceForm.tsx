@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
 import { ApiError } from '../../api/client';
+import { serverMessage } from '../../i18n';
 import { useFeedback } from '../../app/feedback';
 import { Spinner } from '../Spinner';
 
@@ -43,11 +44,6 @@ export interface FormResource<V extends Record<string, unknown>> {
   update: (id: number, values: V) => Promise<unknown>;
 }
 
-/** Messages of the contract's schemas are catalogue keys; show them in the user's language with the field label. */
-function issueMessage(t: (k: string, o?: Record<string, unknown>) => string, key: string, label: string): string {
-  const known = t(`server.${key}`, { 0: label, 1: '', defaultValue: '' });
-  return known || key;
-}
 
 /** The generic create/edit page with tabs, driven by one resource declaration. */
 export function ResourceForm<V extends Record<string, unknown>>({ resource, id }: { resource: FormResource<V>; id: number | null }) {
@@ -83,7 +79,7 @@ export function ResourceForm<V extends Record<string, unknown>>({ resource, id }
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => {
         const name = String(i.path[0] ?? '');
-        return { name, errors: [issueMessage(t, i.message, labelOf(name))] };
+        return { name, errors: [serverMessage(i.message, [labelOf(name)])] };
       });
       form.setFields(fields.filter((f) => allFields.some((x) => x.name === f.name)));
       const first = allFields.find((f) => fields.some((x) => x.name === f.name));

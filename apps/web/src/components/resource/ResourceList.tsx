@@ -56,6 +56,28 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
     await refresh();
   };
 
+  /** Delete with a confirmation that shows counts: what uses the row (refused while in use) or what goes. */
+  const remove = async (row: Row, id: number) => {
+    const r = resource.remove!;
+    const name = r.name(row);
+    if (r.usage) {
+      const usage = (await call(r.usage, { params: { id } } as never, { errorMode: 'inline' })) as { items: { what: string; count: number }[]; total: number };
+      const used = usage.items.filter((u) => u.count > 0);
+      if (used.length) {
+        await confirm({
+          title: t('common.inUseTitle', { name }),
+          content: <ul data-testid="delete-counts">{used.map((u) => <li key={u.what}>{u.count} {u.what}</li>)}</ul>,
+        });
+        return;
+      }
+    }
+    await act(
+      confirm({ title: t('common.deleteConfirm', { name }), content: <span data-testid="delete-counts">{t('common.deleteCounts', { count: r.counts?.(row) ?? 1 })}</span>, danger: true }),
+      () => call(r.endpoint, { params: { id } } as never, { errorMode: 'inline' }),
+      'common.deletedSuccessfully',
+    );
+  };
+
   const exportCsv = async () => {
     const all = (await call(resource.list, { query: { ...query, page: 0, per_page: 100000 } } as never, { errorMode: 'inline' })) as Paged<Row>;
     const cols = resource.columns;
@@ -119,13 +141,7 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
                   icon={<DeleteOutlined />}
                   data-testid={`delete-${id}`}
                   aria-label={t('common.delete')}
-                  onClick={() =>
-                    void act(
-                      confirm({ title: t('common.deleteConfirm', { name: resource.remove!.name(row) }), content: <span data-testid="delete-counts">{t('common.deleteCounts', { count: resource.remove!.counts?.(row) ?? 1 })}</span>, danger: true }),
-                      () => call(resource.remove!.endpoint, { params: { id } } as never, { errorMode: 'inline' }),
-                      'common.deletedSuccessfully',
-                    )
-                  }
+                  onClick={() => void remove(row, id)}
                 />
               </Tooltip>
             )}

@@ -36,7 +36,8 @@ export interface ListResource<Row> {
   fixedQuery?: Record<string, unknown>;
   newPath?: string;
   editPath?: (row: Row) => string;
-  remove?: { endpoint: Endpoint; name: (row: Row) => string; counts?: (row: Row) => number; disabled?: (row: Row) => boolean };
+  /** Delete; with `usage`, the confirmation lists what uses the row (and refuses while in use). */
+  remove?: { endpoint: Endpoint; name: (row: Row) => string; counts?: (row: Row) => number; disabled?: (row: Row) => boolean; usage?: Endpoint };
   activation?: { activate: Endpoint; deactivate: Endpoint; isActive: (row: Row) => boolean; name: (row: Row) => string };
   /** Endpoints whose cached data changes when this resource changes. */
   invalidates?: Endpoint[];

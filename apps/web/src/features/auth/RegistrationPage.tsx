@@ -2,6 +2,7 @@ import { api } from '@tandem/contract';
 import { Alert, Button, Form, Input, Radio } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serverMessage } from '../../i18n';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiError, call } from '../../api/client';
 import { useApi } from '../../api/queries';
@@ -74,7 +75,7 @@ export default function RegistrationPage() {
         </Form.Item>
         <Form.Item name="first_name" label={t('auth.firstName')} rules={letters}><Input /></Form.Item>
         <Form.Item name="last_name" label={t('auth.lastName')} rules={letters}><Input /></Form.Item>
-        <Form.Item name="email" label={t('auth.email')} rules={[...req('auth.email'), { type: 'email', message: t('server.invalidEmail', { 0: t('auth.email') }) }]}><Input data-testid="reg-email" /></Form.Item>
+        <Form.Item name="email" label={t('auth.email')} rules={[...req('auth.email'), { type: 'email', message: serverMessage('invalidEmail', [t('auth.email')]) }]}><Input data-testid="reg-email" /></Form.Item>
         <Form.Item name="login_name" label={t('auth.userName')} rules={req('auth.userName')}><Input data-testid="reg-login" /></Form.Item>
         <Form.Item name="passwd" label={t('auth.password')} rules={passwordRules(t)}><Input.Password data-testid="reg-password" autoComplete="new-password" /></Form.Item>
         <Button type="primary" htmlType="submit" block data-testid="reg-submit">{t('auth.register')}</Button>

@@ -2,6 +2,7 @@ import { api } from '@tandem/contract';
 import { Alert, Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serverMessage } from '../../i18n';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, call } from '../../api/client';
 import { useApi } from '../../api/queries';
@@ -43,7 +44,7 @@ export default function SetupPage() {
         <Form.Item name="name" label={t('auth.userName')} rules={[{ required: true, message: t('common.required', { field: t('auth.userName') }) }]}>
           <Input autoFocus data-testid="setup-name" />
         </Form.Item>
-        <Form.Item name="email" label={t('auth.email')} rules={[{ required: true, type: 'email', message: t('server.invalidEmail', { 0: t('auth.email') }) }]}>
+        <Form.Item name="email" label={t('auth.email')} rules={[{ required: true, type: 'email', message: serverMessage('invalidEmail', [t('auth.email')]) }]}>
           <Input data-testid="setup-email" />
         </Form.Item>
         <Form.Item name="first_name" label={t('auth.firstName')} rules={[{ pattern: /^[\p{L} ]*$/u, message: t('profile.lettersAndSpaces') }]}>

@@ -3,6 +3,7 @@ import { api, AVATAR_TYPES, menuDisplayName } from '@tandem/contract';
 import { Avatar, Breadcrumb, Button, Card, Checkbox, Form, Input, Select, Space, Upload } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serverMessage } from '../../i18n';
 import { call, upload } from '../../api/client';
 import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
@@ -126,7 +127,7 @@ export default function MyProfilePage() {
             label={t('auth.email')}
             validateStatus={emailHasMany ? 'warning' : undefined}
             help={emailHasMany ? <span data-testid="profile-email-warning">{t('profile.onlyOneEmail')}</span> : undefined}
-            rules={[{ required: true, whitespace: true, message: t('common.required', { field: t('auth.email') }) }, ...(emailHasMany ? [] : [{ type: 'email' as const, message: t('server.invalidEmail', { 0: t('auth.email') }) }])]}
+            rules={[{ required: true, whitespace: true, message: t('common.required', { field: t('auth.email') }) }, ...(emailHasMany ? [] : [{ type: 'email' as const, message: serverMessage('invalidEmail', [t('auth.email')]) }])]}
           >
             <Input data-testid="profile-email" />
           </Form.Item>

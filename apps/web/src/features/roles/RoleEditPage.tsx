@@ -2,6 +2,7 @@ import { api, MENU_MODULES, menuDisplayName } from '@tandem/contract';
 import { Button, Card, Checkbox, Input, Space, Table, Form } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serverMessage } from '../../i18n';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ApiError, call } from '../../api/client';
 import { useApi } from '../../api/queries';
@@ -51,7 +52,7 @@ export default function RoleEditPage() {
     };
     const parsed = api.role.roleWrite.safeParse(body);
     if (!parsed.success) {
-      setNameError(t(`server.${parsed.error.issues[0]?.message ?? 'invalidValue'}`, { 0: t('roles.name') }));
+      setNameError(serverMessage(parsed.error.issues[0]?.message ?? 'invalidValue', [t('roles.name')]));
       return;
     }
     try {

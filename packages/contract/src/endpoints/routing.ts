@@ -1,0 +1,2 @@
+/** routing: endpoints of this area (issue 3). Filled by the area's implementation. */
+export {};
