@@ -20,6 +20,23 @@ export interface Services {
   audit: AuditLog;
   mailer: Mailer;
   i18n: { languageOf(req: FastifyRequest): Language };
+  /**
+   * Routing and rating configuration changed (carriers, trunks, rates, routes...): every write of that
+   * configuration calls it after commit; the routing engine rebuilds its snapshot in the background.
+   */
+  configChanged: ConfigChanged;
+}
+
+/** A tiny signal: writers call notify(), the routing engine subscribes. */
+export class ConfigChanged {
+  private listeners: (() => void)[] = [];
+  notify(): void {
+    for (const l of this.listeners) l();
+  }
+  subscribe(l: () => void): () => void {
+    this.listeners.push(l);
+    return () => (this.listeners = this.listeners.filter((x) => x !== l));
+  }
 }
 
 export function buildServices(config: AppConfig, db: Db, dbKind: 'pglite' | 'postgres', log: Logger): Services {
@@ -33,6 +50,7 @@ export function buildServices(config: AppConfig, db: Db, dbKind: 'pglite' | 'pos
     settings,
     audit: new AuditLog(),
     mailer: new Mailer(db, config, log),
+    configChanged: new ConfigChanged(),
     i18n: {
       languageOf(req: FastifyRequest): Language {
         const explicit = req.headers['x-lang'];

@@ -2,11 +2,17 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './connection';
 import * as m0001 from './migrations/0001_frame';
 import * as m0002 from './migrations/0002_switch_config';
+import * as m0003 from './migrations/0003_rates';
+import * as m0004 from './migrations/0004_carriers_trunks';
+import * as m0005 from './migrations/0005_routing';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
   '0001_frame': m0001,
   '0002_switch_config': m0002,
+  '0003_rates': m0003,
+  '0004_carriers_trunks': m0004,
+  '0005_routing': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

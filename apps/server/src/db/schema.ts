@@ -1,5 +1,8 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { CarrierCommercialColumns, SwitchConfigTables } from './schema-switch';
+import type { RatesTables } from './schema-rates';
+import type { CarriersTables } from './schema-carriers';
+import type { RoutingTables } from './schema-routing';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -89,7 +92,7 @@ export interface SwitchesTable {
 }
 export interface SipHostsTable { id: Generated<number>; switch_id: number; host_name: string; sip_ip: string; sip_port: Generated<number> }
 
-export interface Database extends SwitchConfigTables {
+export interface Database extends SwitchConfigTables, RatesTables, CarriersTables, RoutingTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

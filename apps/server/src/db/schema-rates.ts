@@ -1,0 +1,3 @@
+/** Row types of the tables the rates area adds in its own migration (see db/migrations). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RatesTables {}
