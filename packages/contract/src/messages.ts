@@ -63,6 +63,19 @@ const catalogue = {
   startEndRequired: { en: 'Start time and end time cannot be null', ch: '开始时间和结束时间不能为空', de: 'Start- und Endzeit dürfen nicht leer sein' },
   endDayAfterStartDay: { en: 'End day of week must be greater than or equal to start day of week', ch: '结束星期必须大于或等于开始星期', de: 'Der End-Wochentag muss größer oder gleich dem Start-Wochentag sein' },
   invalidTime: { en: '{0} must be a time HH:mm', ch: '{0} 必须是 HH:mm 格式的时间', de: '{0} muss eine Uhrzeit HH:mm sein' },
+  // carriers and trunks (issue 3)
+  trunkCarrierInactive: { en: "The trunk can't be activated until the carrier is active.", ch: '在运营商激活之前，中继无法激活。', de: 'Der Trunk kann erst aktiviert werden, wenn der Carrier aktiv ist.' },
+  trunkMustBeActive: { en: 'Please activate the trunk for any modification.', ch: '请先激活中继再进行修改。', de: 'Bitte aktivieren Sie den Trunk, um ihn zu ändern.' },
+  hostInUse: { en: '{0} is already used by ingress trunk [{1}]', ch: '{0} 已被入向中继 [{1}] 使用', de: '{0} wird bereits vom Eingangs-Trunk [{1}] verwendet' },
+  ipEnteredTwice: { en: 'Each IP can be entered once: {0}', ch: '每个 IP 只能输入一次：{0}', de: 'Jede IP darf nur einmal eingegeben werden: {0}' },
+  duplicateSipProfile: { en: 'Duplicate SIP profile [{0}] for the same ingress trunk is not allowed', ch: '同一入向中继不允许重复的 SIP 配置 [{0}]', de: 'Doppeltes SIP-Profil [{0}] für denselben Eingangs-Trunk ist nicht erlaubt' },
+  netmaskRequired: { en: 'Netmask required', ch: '子网掩码为必填项', de: 'Netzmaske erforderlich' },
+  invalidHost: { en: '{0} is not a valid IP address or host name', ch: '{0} 不是有效的 IP 地址或主机名', de: '{0} ist keine gültige IP-Adresse oder kein gültiger Hostname' },
+  cannotBeLarger: { en: '{0} cannot be larger than {1}', ch: '{0} 不能大于 {1}', de: '{0} darf nicht größer als {1} sein' },
+  trunkWrongType: { en: 'Trunk [{0}] is not an {1} trunk', ch: '中继 [{0}] 不是{1}中继', de: 'Trunk [{0}] ist kein {1}-Trunk' },
+  routingRowsIngressOnly: { en: 'Routing rows apply to ingress trunks only', ch: '路由行仅适用于入向中继', de: 'Routing-Zeilen gelten nur für Eingangs-Trunks' },
+  directionFixed: { en: 'The trunk type cannot be changed', ch: '中继类型不能更改', de: 'Der Trunk-Typ kann nicht geändert werden' },
+  registrationNotPending: { en: 'This registration is not pending review', ch: '此注册不在待审核状态', de: 'Diese Registrierung wartet nicht auf Prüfung' },
   referralInvalid: { en: 'This referral link is not valid', ch: '此推荐链接无效', de: 'Dieser Empfehlungslink ist ungültig' },
 } as const satisfies Record<string, Record<Language, string>>;
 
