@@ -76,6 +76,20 @@ const catalogue = {
   routingRowsIngressOnly: { en: 'Routing rows apply to ingress trunks only', ch: '路由行仅适用于入向中继', de: 'Routing-Zeilen gelten nur für Eingangs-Trunks' },
   directionFixed: { en: 'The trunk type cannot be changed', ch: '中继类型不能更改', de: 'Der Trunk-Typ kann nicht geändert werden' },
   registrationNotPending: { en: 'This registration is not pending review', ch: '此注册不在待审核状态', de: 'Diese Registrierung wartet nicht auf Prüfung' },
+  // rates (issue 3)
+  codeEffectiveExists: { en: 'the code [{0}] with effective date [{1}] already exists', ch: '代码 [{0}] 生效日期为 [{1}] 的记录已存在', de: 'der Code [{0}] mit Gültigkeitsdatum [{1}] existiert bereits' },
+  duplicateCodes: { en: 'duplicate codes [{0}]', ch: '重复的代码 [{0}]', de: 'doppelte Codes [{0}]' },
+  effectiveBeforeEnd: { en: 'Effective date must be less than end date', ch: '生效日期必须早于结束日期', de: 'Das Gültigkeitsdatum muss vor dem Enddatum liegen' },
+  invalidDate: { en: '{0} is not a valid date', ch: '{0} 不是有效日期', de: '{0} ist kein gültiges Datum' },
+  rateDateFormatWrong: { en: 'Date format in rate file is wrong: {0} [{1}] (expected {2})', ch: '费率文件中的日期格式错误：{0} [{1}]（应为 {2}）', de: 'Datumsformat in der Tarifdatei ist falsch: {0} [{1}] (erwartet {2})' },
+  decimalPlacesRange: { en: '{0} must be between 0 and 6', ch: '{0} 必须在 0 到 6 之间', de: '{0} muss zwischen 0 und 6 liegen' },
+  importFailed: { en: 'Import error, please try again', ch: '导入错误，请重试', de: 'Importfehler, bitte erneut versuchen' },
+  importRejected: { en: 'Import rejected: {0} row(s) with errors; nothing was changed', ch: '导入被拒绝：{0} 行有错误，未做任何更改', de: 'Import abgelehnt: {0} fehlerhafte Zeile(n); nichts wurde geändert' },
+  importMissingColumn: { en: 'The file has no [{0}] column', ch: '文件中没有 [{0}] 列', de: 'Die Datei hat keine Spalte [{0}]' },
+  importNoRows: { en: 'The file has no rows', ch: '文件没有数据行', de: 'Die Datei enthält keine Zeilen' },
+  importBusy: { en: 'An import into this rate table is already running', ch: '该费率表已有导入正在进行', de: 'Für diese Tariftabelle läuft bereits ein Import' },
+  npanxxSixDigits: { en: 'NPA-NXX must be 6 digits', ch: 'NPA-NXX 必须是 6 位数字', de: 'NPA-NXX muss aus 6 Ziffern bestehen' },
+  ruleInactive: { en: 'The auto rate import rule is inactive', ch: '自动费率导入规则未启用', de: 'Die automatische Tarifimportregel ist inaktiv' },
   referralInvalid: { en: 'This referral link is not valid', ch: '此推荐链接无效', de: 'Dieser Empfehlungslink ist ungültig' },
 } as const satisfies Record<string, Record<Language, string>>;
 
