@@ -7,8 +7,9 @@
  * tries of a 27,000-code deck are ~17 MB of nodes, and each walk is a chain of dependent cache
  * misses; with one shared trie the walk is done once and the rows of one code in all tables sit
  * side by side (they are laid out node by node, then table by table), so the per-table lookups
- * read a couple of cache lines already loaded. Measured: about ten times fewer nanoseconds per
- * table lookup (bench/engine/routing.bench.ts).
+ * read a couple of cache lines already loaded. The deck keeps no row objects: it numbers the
+ * rows in deck order (0 .. rowCount-1) and the caller keeps their data in columns indexed by
+ * that number (rate-store.ts), so the rates of one code in all tables are neighbours too.
  *
  * Semantics per table are those of PrefixIndex: the longest code with a row effective at the
  * instant (effective_date <= t < end_date, null = unbounded), falling back to shorter codes;
@@ -29,7 +30,7 @@ export class DeckPath {
   count = 0;
 }
 
-export class CodeDeck<R> {
+export class CodeDeck {
   private constructor(
     private readonly children: Int32Array,
     private readonly entryStart: Int32Array,
@@ -37,26 +38,21 @@ export class CodeDeck<R> {
     private readonly rowStart: Int32Array,
     private readonly starts: Float64Array,
     private readonly ends: Float64Array,
-    /** Rows in deck order. */
-    readonly rows: readonly R[],
+    /** Rows over all tables. */
+    readonly rowCount: number,
     /** Distinct codes over all tables. */
     readonly codeCount: number,
   ) {}
 
-  /** Builds the deck of several tables; table slot i is `tables[i]`. */
-  static build<R extends PrefixRow>(tables: readonly (readonly R[])[]): CodeDeck<R> {
-    return CodeDeck.buildWith(tables, (row) => row);
-  }
-
   /**
-   * Builds the deck and turns each input row into a deck row with `convert`, called in deck
-   * order (node by node, table by table). Objects created in that order sit next to each
-   * other in memory, so the rows of one code in all tables share cache lines.
+   * Builds the deck of several tables (table slot i is `tables[i]`). `visit` is called once per
+   * row in deck order (node by node, table by table, latest effective date first) with the
+   * row's deck number `k`, which `find` returns later.
    */
-  static buildWith<I extends PrefixRow, R>(
+  static build<I extends PrefixRow>(
     tables: readonly (readonly I[])[],
-    convert: (row: I, table: number, index: number) => R,
-  ): CodeDeck<R> {
+    visit: (row: I, table: number, index: number, k: number) => void = () => undefined,
+  ): CodeDeck {
     let total = 0;
     for (const rows of tables) total += rows.length;
     let capacity = Math.max(64, Math.ceil(total / Math.max(1, tables.length)) + 64);
@@ -127,7 +123,6 @@ export class CodeDeck<R> {
     rowStartList.push(total);
     const rowStart = Int32Array.from(rowStartList);
 
-    const rows = new Array<R>(total);
     const starts = new Float64Array(total);
     const ends = new Float64Array(total);
     for (let e = 0; e < entryTableList.length; e++) {
@@ -137,7 +132,7 @@ export class CodeDeck<R> {
       for (let k = from; k < to; k++) {
         const index = order[k] as number;
         const row = source[index] as I;
-        rows[k] = convert(row, tableOf[index] as number, indexInTable[index] as number);
+        visit(row, tableOf[index] as number, indexInTable[index] as number, k);
         starts[k] = row.effective_date ?? -Infinity;
         ends[k] = row.end_date ?? Infinity;
       }
@@ -149,7 +144,7 @@ export class CodeDeck<R> {
       rowStart,
       starts,
       ends,
-      rows,
+      total,
       codeCount,
     );
   }
@@ -183,7 +178,7 @@ export class CodeDeck<R> {
   }
 
   /**
-   * Index into `rows` of the row of table `table` for the walked number at `atMs`, or -1.
+   * Deck number of the row of table `table` for the walked number at `atMs`, or -1.
    * Deepest node first; a node whose rows of this table are all out of date is skipped.
    */
   find(table: number, path: DeckPath, atMs: number): number {
@@ -204,9 +199,8 @@ export class CodeDeck<R> {
   }
 
   /** Convenience for one-off lookups (tests, tools): walk and find. */
-  lookup(table: number, number: string, atMs: number): R | undefined {
-    const k = this.find(table, this.walk(number, new DeckPath()), atMs);
-    return k < 0 ? undefined : this.rows[k];
+  lookup(table: number, number: string, atMs: number): number {
+    return this.find(table, this.walk(number, new DeckPath()), atMs);
   }
 }
 

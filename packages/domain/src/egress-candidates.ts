@@ -11,17 +11,15 @@ import { limitReached } from './admission';
 import { rewriteNumber } from './digits';
 import { drawByPercentage, orderDynamic } from './egress-order';
 import type { EgressCandidate } from './egress-order';
-import { rateColumnFor, rateInColumn } from './jurisdiction';
-import type { Jurisdiction } from './jurisdiction';
-import { marginPercent, maximumCost } from './money';
+import { rateColumnFor } from './jurisdiction';
+import type { Jurisdiction, RateColumn } from './jurisdiction';
+import { formatMoneyDifference, marginPercent, maximumCost } from './money';
 import type { Micros } from './money';
 import { EGRESS_DROP } from './reject-codes';
 import type { EgressDropReason } from './reject-codes';
 import type { CallAttempt, EgressRoute, RoutingState } from './routing-types';
 import { DeckPath } from './code-deck';
-import { rateTextInColumn } from './snapshot';
 import type {
-  RateRow,
   RoutingSnapshot,
   SnapshotPlanRow,
   SnapshotRateTable,
@@ -107,30 +105,50 @@ export function jurisdictionFor(
 }
 
 const NO_QOS: QosFigures = { asr: 0, acd: 0 };
+
+/**
+ * Candidates live only inside one decide() call (they become EgressRoute objects before it
+ * returns), and JavaScript runs one decide() at a time per thread: so the candidate list and
+ * its objects are reused from call to call instead of allocated ten at a time.
+ */
+type PooledCandidate = { -readonly [K in keyof EgressCandidate]: EgressCandidate[K] };
+const POOL: PooledCandidate[] = [];
+const KEPT: EgressCandidate[] = [];
+let pooled = 0;
+const BLANK: PooledCandidate = {
+  trunk: null as unknown as EgressCandidate['trunk'],
+  table: null as unknown as EgressCandidate['table'],
+  k: -1,
+  rate: 0n,
+  column: 'rate',
+  jurisdiction: null,
+  percentage: 0,
+  priority: 0,
+  asr: 0,
+  acd: 0,
+};
 const LRN_PATH = new DeckPath();
 
-/** The row of `table` for the call's DNIS (or LRN), effective at the call time. */
-export function rateRowFor(
-  ctx: EgressContext,
-  table: SnapshotRateTable,
-  byLrn: boolean,
-): RateRow | undefined {
+/** The row (code deck row number, -1 for none) of `table` for the call's DNIS (or LRN), effective at the call time. */
+export function rateRowFor(ctx: EgressContext, table: SnapshotRateTable, byLrn: boolean): number {
   const deck = ctx.snapshot.code_deck;
   let path = ctx.dnisPath;
   if (byLrn) {
     path = ctx.lrnPath ??= deck.walk(ctx.lrn as string, LRN_PATH);
   }
-  const k = deck.find(table.slot, path, ctx.call.time);
-  return k < 0 ? undefined : deck.rows[k];
+  return deck.find(table.slot, path, ctx.call.time);
 }
 
 /**
  * The checked, ordered egress candidates of a plan row; null when the row's route is unknown
- * or has no item for the number at this time.
+ * or has no item for the number at this time. The list and its objects are reused by the next
+ * call: use them before calling again.
  */
 export function routeCandidates(ctx: EgressContext, planRow: SnapshotPlanRow): EgressCandidate[] | null {
   const { state, trace } = ctx;
-  const kept: EgressCandidate[] = [];
+  const kept = KEPT;
+  kept.length = 0;
+  pooled = 0;
 
   if (planRow.route_type === 'static') {
     const route = planRow.static_route;
@@ -288,12 +306,11 @@ function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): Eg
   if (table === null) return dropped(ctx, trunkId, EGRESS_DROP.NO_RATE_TABLE, '');
   const byLrn = trunk.bill_by === 'lrn' && ctx.lrn !== null;
   const number = byLrn ? (ctx.lrn as string) : ctx.dnis;
-  const row = rateRowFor(ctx, table, byLrn);
-  if (row === undefined)
-    return dropped(ctx, trunkId, EGRESS_DROP.NO_RATE, `rate table ${table.name}, number ${number}`);
+  const k = rateRowFor(ctx, table, byLrn);
+  if (k < 0) return dropped(ctx, trunkId, EGRESS_DROP.NO_RATE, `rate table ${table.name}, number ${number}`);
   const jurisdiction = jurisdictionFor(snapshot, table, ctx.ani, number, byLrn, ctx.jurisdictions);
   const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
-  const rate = rateInColumn(row, column);
+  const rate = snapshot.rates.rateAt(k, column);
 
   const vendorMin = trunk.min_profitability;
   const customerMin = ctx.customerMinMargin;
@@ -316,11 +333,40 @@ function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): Eg
       );
     }
   }
-  trace?.push(
+  if (trace !== null) traceKept(ctx, trunk.name, trunkId, table, k, column, rate, jurisdiction, qos);
+  const candidate = POOL[pooled] ?? (POOL[pooled] = { ...BLANK });
+  pooled++;
+  candidate.trunk = trunk;
+  candidate.table = table;
+  candidate.k = k;
+  candidate.rate = rate;
+  candidate.column = column;
+  candidate.jurisdiction = jurisdiction;
+  candidate.percentage = entry.percentage;
+  candidate.priority = entry.priority;
+  candidate.asr = qos.asr;
+  candidate.acd = qos.acd;
+  return candidate;
+}
+
+function traceKept(
+  ctx: EgressContext,
+  name: string,
+  trunkId: number,
+  table: SnapshotRateTable,
+  k: number,
+  column: RateColumn,
+  rate: Micros,
+  jurisdiction: Jurisdiction | null,
+  qos: QosFigures,
+): void {
+  const { snapshot } = ctx;
+  const row = snapshot.rates.row(k);
+  ctx.trace?.push(
     traceStep(
       'egress',
       'ok',
-      `Trunk ${trunk.name} kept: code ${row.code}${row.code_name ? ` (${row.code_name})` : ''}, ${column} ${snapshot.format(rate, table.decimals)}, margin ${marginPercent(ctx.ingressRate, rate) ?? 'n/a'} %${qos.asr || qos.acd ? `, ASR ${qos.asr} %, ACD ${qos.acd} s` : ''}.`,
+      `Trunk ${name} kept: code ${row.code}${row.code_name ? ` (${row.code_name})` : ''}, ${column} ${snapshot.format(rate, table.decimals)}, margin ${marginPercent(ctx.ingressRate, rate) ?? 'n/a'} %${qos.asr || qos.acd ? `, ASR ${qos.asr} %, ACD ${qos.acd} s` : ''}.`,
       {
         trunk_id: trunkId,
         rate_table_id: table.rate_table_id,
@@ -334,25 +380,12 @@ function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): Eg
       },
     ),
   );
-  return {
-    trunk,
-    table,
-    row,
-    rate,
-    rate_text: rateTextInColumn(row, column),
-    column,
-    jurisdiction,
-    percentage: entry.percentage,
-    priority: entry.priority,
-    asr: qos.asr,
-    acd: qos.acd,
-  };
 }
 
 /** The answer's view of a candidate: numbers to send and money as text. */
 export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
-  const { trunk, table, row } = c;
-  const format = ctx.snapshot.format;
+  const { trunk, table, k } = c;
+  const { format, rates } = ctx.snapshot;
   return {
     trunk_id: trunk.trunk_id,
     carrier_id: trunk.carrier_id,
@@ -360,9 +393,9 @@ export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
     dnis: trunk.tech_prefix + rewriteNumber(ctx.dnis, trunk.numbers.dnis),
     ani: rewriteNumber(ctx.ani, trunk.numbers.ani),
     rate_table_id: table.rate_table_id,
-    rate: c.rate_text,
-    code: row.code,
-    code_name: row.code_name,
-    profit: format(ctx.ingressRate - c.rate, Math.max(table.decimals, ctx.ingressDecimals)),
+    rate: format(c.rate, table.decimals),
+    code: rates.code[k] as string,
+    code_name: rates.codeName[k] ?? null,
+    profit: formatMoneyDifference(ctx.ingressRate, c.rate, Math.max(table.decimals, ctx.ingressDecimals)),
   };
 }

@@ -17,14 +17,14 @@
 import type { DynamicRule } from './config';
 import type { Jurisdiction, RateColumn } from './jurisdiction';
 import type { Micros } from './money';
-import type { RateRow, SnapshotRateTable, SnapshotTrunk } from './snapshot';
+import type { SnapshotRateTable, SnapshotTrunk } from './snapshot';
 
 export interface EgressCandidate {
   readonly trunk: SnapshotTrunk;
   readonly table: SnapshotRateTable;
-  readonly row: RateRow;
+  /** The vendor's rate row (code deck row number, see rate-store.ts). */
+  readonly k: number;
   readonly rate: Micros;
-  readonly rate_text: string;
   readonly column: RateColumn;
   readonly jurisdiction: Jurisdiction | null;
   readonly percentage: number;
@@ -45,9 +45,23 @@ const COMPARE: Readonly<Record<DynamicRule, (a: EgressCandidate, b: EgressCandid
     b.acd - a.acd || b.asr - a.asr || byRate(a, b) || a.trunk.trunk_id - b.trunk.trunk_id,
 };
 
-/** Sorts the dynamic pool in place by the route's rule. */
+/**
+ * Sorts the dynamic pool in place by the route's rule. An insertion sort: pools hold a handful
+ * of trunks, and unlike Array.prototype.sort it allocates nothing (this runs on every call).
+ * Stable, so equal trunks keep their pool order.
+ */
 export function orderDynamic(rule: DynamicRule, candidates: EgressCandidate[]): EgressCandidate[] {
-  return candidates.length > 1 ? candidates.sort(COMPARE[rule]) : candidates;
+  const compare = COMPARE[rule];
+  for (let i = 1; i < candidates.length; i++) {
+    const current = candidates[i] as EgressCandidate;
+    let j = i - 1;
+    while (j >= 0 && compare(candidates[j] as EgressCandidate, current) > 0) {
+      candidates[j + 1] = candidates[j] as EgressCandidate;
+      j--;
+    }
+    candidates[j + 1] = current;
+  }
+  return candidates;
 }
 
 /**

@@ -19,3 +19,4 @@ export * from './egress-candidates';
 export * from './routing-types';
 export * from './routing';
 export * from './code-deck';
+export * from './rate-store';

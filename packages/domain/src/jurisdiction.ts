@@ -72,9 +72,15 @@ export function nanpTenDigits(number: string): string | null {
   return offset < 0 ? null : number.slice(offset);
 }
 
-/** Jurisdiction data indexed by the NPA-NXX as an integer, for allocation-free lookups. */
+/**
+ * Jurisdiction data indexed by the NPA-NXX as an integer. For `classify` (once per call on the
+ * hot path) each NPA-NXX is packed into one int: state number << 16 | LATA number (both
+ * numbered from 1 at build; LATA 0 = unknown), -1 for a number outside the US, 0 for unknown,
+ * so classifying reads two ints and touches no object.
+ */
 export class JurisdictionIndex {
   private constructor(
+    private readonly packed: Int32Array,
     private readonly slots: Int32Array,
     private readonly infos: readonly NpaNxxInfo[],
     readonly size: number,
@@ -84,7 +90,19 @@ export class JurisdictionIndex {
     const entries: Iterable<[string, NpaNxxInfo]> =
       data instanceof Map ? data.entries() : Object.entries(data as Readonly<Record<string, NpaNxxInfo>>);
     const slots = new Int32Array(NPA_NXX_SPACE);
+    const packed = new Int32Array(NPA_NXX_SPACE);
     const infos: NpaNxxInfo[] = [];
+    const states = new Map<string, number>();
+    const latas = new Map<string, number>();
+    const numberOf = (names: Map<string, number>, name: string, limit: number): number => {
+      let id = names.get(name);
+      if (id === undefined) {
+        id = names.size + 1;
+        if (id > limit) throw new RangeError(`more than ${limit} distinct states or LATAs`);
+        names.set(name, id);
+      }
+      return id;
+    };
     for (const [npaNxx, info] of entries) {
       if (!/^[2-9]\d{2}[2-9]\d{2}$/.test(npaNxx)) {
         throw new RangeError(`NPA-NXX must be 6 digits (NPA and NXX starting 2-9), got "${npaNxx}"`);
@@ -97,28 +115,41 @@ export class JurisdictionIndex {
       } else {
         infos[slot - 1] = info; // a later entry for the same NPA-NXX replaces the earlier one
       }
+      packed[key] = isUs(info)
+        ? (numberOf(states, info.state, 0x7fff) << 16) | (info.lata ? numberOf(latas, info.lata, 0xffff) : 0)
+        : -1;
     }
-    return new JurisdictionIndex(slots, infos, infos.length);
+    return new JurisdictionIndex(packed, slots, infos, infos.length);
   }
 
   /** State, LATA and country of a NANP number's NPA-NXX, or undefined. */
   lookup(number: string): NpaNxxInfo | undefined {
-    const offset = nanpOffset(number);
-    if (offset < 0) return undefined;
-    let key = 0;
-    for (let i = offset; i < offset + 6; i++) key = key * 10 + number.charCodeAt(i) - 48;
-    const slot = this.slots[key] as number;
+    const key = npaNxxKey(number);
+    const slot = key < 0 ? 0 : (this.slots[key] as number);
     return slot === 0 ? undefined : this.infos[slot - 1];
   }
 
   /** Jurisdiction of a call from `ani` to `terminating` (DNIS or LRN); see the module comment. */
   classify(ani: string, terminating: string, requireLocalRate: boolean): Jurisdiction {
-    const from = this.lookup(ani);
-    const to = this.lookup(terminating);
-    if (!from || !to || !isUs(from) || !isUs(to)) return 'indeterminate';
-    if (requireLocalRate && from.lata && from.lata === to.lata) return 'local';
-    return from.state === to.state ? 'intra' : 'inter';
+    const fromKey = npaNxxKey(ani);
+    const toKey = npaNxxKey(terminating);
+    if (fromKey < 0 || toKey < 0) return 'indeterminate';
+    const from = this.packed[fromKey] as number;
+    const to = this.packed[toKey] as number;
+    if (from <= 0 || to <= 0) return 'indeterminate'; // unknown (0) or outside the US (-1)
+    const lata = from & 0xffff;
+    if (requireLocalRate && lata !== 0 && lata === (to & 0xffff)) return 'local';
+    return from >>> 16 === to >>> 16 ? 'intra' : 'inter';
   }
+}
+
+/** The NPA-NXX of a NANP number as an integer (e.g. 212555), or -1. */
+function npaNxxKey(number: string): number {
+  const offset = nanpOffset(number);
+  if (offset < 0) return -1;
+  let key = 0;
+  for (let i = offset; i < offset + 6; i++) key = key * 10 + number.charCodeAt(i) - 48;
+  return key;
 }
 
 function isUs(info: NpaNxxInfo): boolean {

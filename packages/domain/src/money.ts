@@ -121,9 +121,23 @@ export function roundMoney(amount: Micros, decimals: number): Micros {
 
 /** 2^52: below this magnitude integer division in doubles is exact (see formatSmall). */
 const EXACT_IN_DOUBLE = 4_503_599_627_370_496n;
+const MINUS_EXACT_IN_DOUBLE = -EXACT_IN_DOUBLE;
+/** Half of it: the difference of two amounts below this stays below 2^52. */
+const HALF_EXACT = EXACT_IN_DOUBLE / 2n;
+const MINUS_HALF_EXACT = -HALF_EXACT;
 const STEP_NUMBER: readonly number[] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
 const SCALE_NUMBER: readonly number[] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
-const ZEROS = '000000';
+/** digitGroup(n)[v]: v written with exactly n digits (n = 1..4); built on first use. */
+const DIGIT_GROUPS: (readonly string[] | undefined)[] = [];
+function digitGroup(n: number): readonly string[] {
+  return (DIGIT_GROUPS[n] ??= Array.from({ length: 10 ** n }, (_, v) => String(v).padStart(n, '0')));
+}
+
+/** zeroPoint(n)[v]: "0." then v with n digits (n = 1..4): amounts below one unit, the usual rate, cost no new string. */
+const ZERO_POINT: (readonly string[] | undefined)[] = [];
+function zeroPoint(n: number): readonly string[] {
+  return (ZERO_POINT[n] ??= digitGroup(n).map((digits) => `0.${digits}`));
+}
 
 /**
  * Formats an amount with exactly `decimals` places (0..6, default 6), rounding half-up first.
@@ -131,7 +145,8 @@ const ZEROS = '000000';
  */
 export function formatMoney(amount: Micros, decimals: number = MONEY_SCALE): string {
   const step = stepOf(decimals);
-  if (amount < EXACT_IN_DOUBLE && amount > -EXACT_IN_DOUBLE) return formatSmall(Number(amount), decimals);
+  if (amount < EXACT_IN_DOUBLE && amount > MINUS_EXACT_IN_DOUBLE)
+    return formatSmall(Number(amount), decimals);
   const steps = step === 1n ? amount : divideRoundHalfUp(amount, step);
   const negative = steps < 0n;
   let digits = (negative ? -steps : steps).toString();
@@ -162,31 +177,28 @@ function formatSmall(micros: number, decimals: number): string {
   } else {
     const scale = SCALE_NUMBER[decimals] as number;
     const whole = Math.floor(steps / scale);
-    const fraction = String(steps - whole * scale);
-    text = `${whole}.${ZEROS.slice(0, decimals - fraction.length)}${fraction}`;
+    const fraction = steps - whole * scale;
+    // Fraction digits from tables of zero-padded groups: at most one string built.
+    if (decimals <= 4) {
+      text =
+        whole === 0
+          ? (zeroPoint(decimals)[fraction] as string)
+          : `${whole}.${digitGroup(decimals)[fraction]}`;
+    } else {
+      const high = Math.floor(fraction / 1000);
+      text = `${whole}.${digitGroup(decimals - 3)[high]}${digitGroup(3)[fraction - high * 1000]}`;
+    }
   }
   return negative && steps !== 0 ? `-${text}` : text;
 }
 
-/**
- * The text of an amount at `decimals` places, reusing the input string when it is already in
- * that exact form ("0.2875" at 4 places), so a deck of rate strings costs no new strings.
- */
-export function moneyText(input: MoneyInput, amount: Micros, decimals: number): string {
-  return typeof input === 'string' && isCanonical(input, decimals) ? input : formatMoney(amount, decimals);
-}
-
-/** Digits without a superfluous leading zero, then exactly `decimals` decimals; no sign. */
-function isCanonical(text: string, decimals: number): boolean {
-  const point = decimals === 0 ? text.length : text.length - decimals - 1;
-  if (point < 1 || (decimals > 0 && text.charCodeAt(point) !== 46)) return false;
-  if (point > 1 && text.charCodeAt(0) === 48) return false;
-  for (let i = 0; i < text.length; i++) {
-    if (i === point) continue;
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
+/** formatMoney(a - b, decimals) without allocating the difference when both are small. */
+export function formatMoneyDifference(a: Micros, b: Micros, decimals: number): string {
+  if (a < HALF_EXACT && a > MINUS_HALF_EXACT && b < HALF_EXACT && b > MINUS_HALF_EXACT) {
+    stepOf(decimals);
+    return formatSmall(Number(a) - Number(b), decimals);
   }
-  return true;
+  return formatMoney(a - b, decimals);
 }
 
 export function addMoney(a: Micros, b: Micros): Micros {

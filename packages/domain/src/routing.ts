@@ -40,14 +40,13 @@ import {
 import type { EgressContext } from './egress-candidates';
 import { findIngress } from './ingress-match';
 import type { IngressMatch } from './ingress-match';
-import { rateColumnFor, rateInColumn } from './jurisdiction';
+import { rateColumnFor } from './jurisdiction';
 import type { Jurisdiction } from './jurisdiction';
 import { formatMoney } from './money';
 import { EGRESS_DROP, REJECT } from './reject-codes';
 import type { RejectCode } from './reject-codes';
 import type { CallAttempt, DecideOptions, IngressLeg, RoutingDecision, RoutingState } from './routing-types';
-import { rateTextInColumn } from './snapshot';
-import type { RateRow, RoutingSnapshot, SnapshotCarrier, SnapshotPlanRow } from './snapshot';
+import type { RoutingSnapshot, SnapshotCarrier, SnapshotPlanRow } from './snapshot';
 import { traceStep } from './trace';
 import type { TraceStep } from './trace';
 
@@ -112,7 +111,8 @@ function rejected(
 function ingressLeg(
   match: IngressMatch,
   rate: string | null,
-  row: RateRow | null,
+  code: string | null,
+  codeName: string | null,
   jurisdiction: Jurisdiction | null,
 ): IngressLeg {
   return {
@@ -122,8 +122,8 @@ function ingressLeg(
     rate_table_id: match.product.rate_table_id,
     routing_plan_id: match.product.routing_plan_id,
     rate,
-    code: row?.code ?? null,
-    code_name: row?.code_name ?? null,
+    code,
+    code_name: codeName,
     jurisdiction,
   };
 }
@@ -243,7 +243,7 @@ export function decide(
   // 2. Admission.
   const refusal = admit(match, state, trace);
   if (refusal !== null)
-    return rejected(trace, refusal, ingressLeg(match, null, null, null), call.ani, stripped);
+    return rejected(trace, refusal, ingressLeg(match, null, null, null, null), call.ani, stripped);
   const carrier = trunk.carrier as SnapshotCarrier; // admit() refuses a missing carrier
 
   const dnis = rewriteNumber(stripped, trunk.numbers.dnis);
@@ -258,7 +258,7 @@ export function decide(
   }
   if (!isDigits(dnis)) {
     trace?.push(traceStep('digits', 'fail', `DNIS "${dnis}" is not a number.`));
-    return rejected(trace, REJECT.INVALID_NUMBER, ingressLeg(match, null, null, null), ani, dnis);
+    return rejected(trace, REJECT.INVALID_NUMBER, ingressLeg(match, null, null, null, null), ani, dnis);
   }
 
   const blocked =
@@ -277,7 +277,7 @@ export function decide(
     return rejected(
       trace,
       byDnis ? REJECT.DNIS_BLOCKED : REJECT.ANI_BLOCKED,
-      ingressLeg(match, null, null, null),
+      ingressLeg(match, null, null, null, null),
       ani,
       dnis,
     );
@@ -294,7 +294,7 @@ export function decide(
         `Trunk ${trunk.name} has no rate table${product.rate_table_id !== null ? ` (#${product.rate_table_id} unknown)` : ''}.`,
       ),
     );
-    return rejected(trace, REJECT.NO_RATE_TABLE, ingressLeg(match, null, null, null), ani, dnis);
+    return rejected(trace, REJECT.NO_RATE_TABLE, ingressLeg(match, null, null, null, null), ani, dnis);
   }
   const lrn = call.lrn != null && call.lrn !== '' ? call.lrn : null;
   const byLrn = trunk.bill_by === 'lrn' && lrn !== null;
@@ -316,8 +316,8 @@ export function decide(
     ceilingFor: null,
     ceiling: null,
   };
-  const row = rateRowFor(ctx, table, byLrn);
-  if (row === undefined) {
+  const k = rateRowFor(ctx, table, byLrn);
+  if (k < 0) {
     trace?.push(
       traceStep(
         'ingress_rate',
@@ -329,32 +329,41 @@ export function decide(
         },
       ),
     );
-    return rejected(trace, REJECT.NO_INGRESS_RATE, ingressLeg(match, null, null, null), ani, dnis);
+    return rejected(trace, REJECT.NO_INGRESS_RATE, ingressLeg(match, null, null, null, null), ani, dnis);
   }
   const jurisdiction = jurisdictionFor(snapshot, table, ani, ingressNumber, byLrn, ctx.jurisdictions);
   const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
-  const ingressRate = rateInColumn(row, column);
+  const rates = snapshot.rates;
+  const ingressRate = rates.rateAt(k, column);
   ctx.ingressRate = ingressRate;
-  const ingress = ingressLeg(match, rateTextInColumn(row, column), row, jurisdiction);
-  trace?.push(
-    traceStep(
-      'ingress_rate',
-      'ok',
-      `Rate table ${table.name}: code ${row.code}${row.code_name ? ` (${row.code_name})` : ''}, ${column} ${ingress.rate}${jurisdiction ? `, jurisdiction ${jurisdiction}` : ''}, billed ${row.min_time}/${row.interval}.`,
-      {
-        rate_table_id: table.rate_table_id,
-        number: ingressNumber,
-        code: row.code,
-        column,
-        rate: ingress.rate,
-        jurisdiction,
-        min_time: row.min_time,
-        interval: row.interval,
-        effective_date: row.effective_date,
-        end_date: row.end_date,
-      },
-    ),
+  const ingress = ingressLeg(
+    match,
+    snapshot.format(ingressRate, table.decimals),
+    rates.code[k] as string,
+    rates.codeName[k] ?? null,
+    jurisdiction,
   );
+  const row = trace === null ? null : rates.row(k);
+  if (row !== null)
+    trace?.push(
+      traceStep(
+        'ingress_rate',
+        'ok',
+        `Rate table ${table.name}: code ${row.code}${row.code_name ? ` (${row.code_name})` : ''}, ${column} ${ingress.rate}${jurisdiction ? `, jurisdiction ${jurisdiction}` : ''}, billed ${row.min_time}/${row.interval}.`,
+        {
+          rate_table_id: table.rate_table_id,
+          number: ingressNumber,
+          code: row.code,
+          column,
+          rate: ingress.rate,
+          jurisdiction,
+          min_time: row.min_time,
+          interval: row.interval,
+          effective_date: row.effective_date,
+          end_date: row.end_date,
+        },
+      ),
+    );
 
   // 4. Routing plan and route.
   const plan = product.routing_plan;

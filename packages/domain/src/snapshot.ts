@@ -10,11 +10,13 @@
  */
 import { BlockList } from './block-list';
 import { CodeDeck } from './code-deck';
+import { RateStore } from './rate-store';
+import type { RateRow } from './rate-store';
 import { compileNumberRules } from './digits';
 import type { TrunkNumberRules } from './digits';
 import { JurisdictionIndex } from './jurisdiction';
 import type { DefaultIjRule, JurisdictionalRates, RateColumn, RateTableType } from './jurisdiction';
-import { formatMoney, moneyText, toMicros } from './money';
+import { formatMoney, toMicros } from './money';
 import type { Micros, MoneyInput } from './money';
 import { HostIndex } from './network';
 import { PrefixCodeError, PrefixIndex } from './prefix-index';
@@ -65,24 +67,6 @@ export interface SnapshotCarrier {
   readonly min_profitability: Micros | null;
   readonly call_limit: number | null;
   readonly cps_limit: number | null;
-}
-
-export interface RateRow extends PrefixRow, JurisdictionalRates {
-  readonly code: string;
-  readonly code_name: string | null;
-  readonly country: string | null;
-  readonly min_time: number;
-  readonly interval: number;
-  readonly grace_time: number;
-  readonly setup_fee: Micros;
-  readonly effective_date: number | null;
-  readonly end_date: number | null;
-  /** The rates as text at the table's decimal places (null where the rate is null). */
-  readonly rate_text: string;
-  readonly intra_text: string | null;
-  readonly inter_text: string | null;
-  readonly ij_text: string | null;
-  readonly local_text: string | null;
 }
 
 export interface SnapshotRateTable {
@@ -225,7 +209,9 @@ export interface RoutingSnapshot {
   readonly trunks: ReadonlyMap<number, SnapshotTrunk>;
   readonly rate_tables: ReadonlyMap<number, SnapshotRateTable>;
   /** Every code of every rate table in one trie (code-deck.ts). */
-  readonly code_deck: CodeDeck<RateRow>;
+  readonly code_deck: CodeDeck;
+  /** The rows of every rate table, by code deck row number. */
+  readonly rates: RateStore;
   readonly routing_plans: ReadonlyMap<number, SnapshotRoutingPlan>;
   readonly static_routes: ReadonlyMap<number, SnapshotStaticRoute>;
   readonly dynamic_routes: ReadonlyMap<number, SnapshotDynamicRoute>;
@@ -242,42 +228,44 @@ export interface RoutingSnapshot {
 
 /**
  * Parses money fields, sharing one bigint per distinct text: decks repeat the same few rate
- * strings many times. The memo stops growing at 50,000 texts (a deck of all-distinct rates
- * would only fill it for nothing).
+ * strings many times. The memo holds at most 50,000 texts, and is dropped when it stops
+ * paying (a deck of all-distinct rates would only pay for hashing).
  */
 class MoneyReader {
-  private readonly memo = new Map<string, Micros>();
+  private memo: Map<string, Micros> | null = new Map();
+  private hits = 0;
+  private misses = 0;
 
-  read(value: MoneyInput, field: string): Micros {
+  /** Parses; throws MoneyFormatError on a malformed text. */
+  read(value: MoneyInput): Micros {
     if (typeof value === 'bigint') return value;
-    let micros = this.memo.get(value);
-    if (micros === undefined) {
-      try {
-        micros = toMicros(value);
-      } catch (error) {
-        throw new SnapshotError(field, (error as Error).message);
-      }
-      if (this.memo.size < 50_000) this.memo.set(value, micros);
+    const memo = this.memo;
+    let micros = memo?.get(value);
+    if (micros !== undefined) {
+      this.hits++;
+      return micros;
+    }
+    micros = toMicros(value);
+    if (memo !== null) {
+      this.misses++;
+      if (memo.size < 50_000) memo.set(value, micros);
+      else if (this.hits < this.misses) this.memo = null;
     }
     return micros;
   }
 
-  optional(value: MoneyInput | null | undefined, field: string): Micros | null {
-    return value == null || value === '' ? null : this.read(value, field);
+  /** Parses a named field; a malformed text becomes a SnapshotError naming it. */
+  field(value: MoneyInput, field: string): Micros {
+    try {
+      return this.read(value);
+    } catch (error) {
+      throw new SnapshotError(field, (error as Error).message);
+    }
   }
-}
 
-function wholeSeconds(
-  value: number | null | undefined,
-  fallback: number,
-  min: number,
-  field: string,
-): number {
-  const seconds = value ?? fallback;
-  if (!Number.isSafeInteger(seconds) || seconds < min) {
-    throw new SnapshotError(field, `must be an integer >= ${min}, got ${seconds}`);
+  optional(value: MoneyInput | null | undefined, field: string): Micros | null {
+    return value == null || value === '' ? null : this.field(value, field);
   }
-  return seconds;
 }
 
 function limit(value: number | null | undefined, field: string): number | null {
@@ -305,66 +293,83 @@ function rateTableHead(config: RateTableConfig, at: string, slot: number): RateT
   };
 }
 
-function rateRow(r: RateRowConfig, decimals: number, f: string, money: MoneyReader): RateRow {
-  if (r.effective_date != null && r.end_date != null && r.end_date <= r.effective_date) {
-    throw new SnapshotError(`${f}.end_date`, 'effective date must be less than end date');
-  }
-  const rate = money.read(r.rate, `${f}.rate`);
-  const intra = money.optional(r.intra_rate, `${f}.intra_rate`);
-  const inter = money.optional(r.inter_rate, `${f}.inter_rate`);
-  const ij = money.optional(r.ij_rate, `${f}.ij_rate`);
-  const local = money.optional(r.local_rate, `${f}.local_rate`);
-  return {
-    code: r.code,
-    code_name: r.code_name ?? null,
-    country: r.country ?? null,
-    rate,
-    intra_rate: intra,
-    inter_rate: inter,
-    ij_rate: ij,
-    local_rate: local,
-    min_time: wholeSeconds(r.min_time, 1, 0, `${f}.min_time`),
-    interval: wholeSeconds(r.interval, 1, 1, `${f}.interval`),
-    grace_time: wholeSeconds(r.grace_time, 0, 0, `${f}.grace_time`),
-    setup_fee: money.optional(r.setup_fee, `${f}.setup_fee`) ?? 0n,
-    effective_date: r.effective_date ?? null,
-    end_date: r.end_date ?? null,
-    rate_text: moneyText(r.rate, rate, decimals),
-    intra_text: intra === null ? null : moneyText(r.intra_rate as MoneyInput, intra, decimals),
-    inter_text: inter === null ? null : moneyText(r.inter_rate as MoneyInput, inter, decimals),
-    ij_text: ij === null ? null : moneyText(r.ij_rate as MoneyInput, ij, decimals),
-    local_text: local === null ? null : moneyText(r.local_rate as MoneyInput, local, decimals),
-  };
-}
-
-/** The text of a row's rate in a column, with the same fallbacks as rateInColumn. */
-export function rateTextInColumn(row: RateRow, column: RateColumn): string {
-  switch (column) {
-    case 'rate':
-      return row.rate_text;
-    case 'intra_rate':
-      return row.intra_text ?? row.rate_text;
-    case 'inter_rate':
-      return row.inter_text ?? row.rate_text;
-    case 'ij_rate':
-      return row.ij_text ?? row.rate_text;
-    case 'local_rate':
-      return row.local_text ?? row.intra_text ?? row.rate_text;
+/**
+ * Parses one config row and writes it into the store at deck row k. No temporary objects or
+ * strings per row (7.7 million rows is a real size): the field path of an error is only put
+ * together when there is an error.
+ */
+function writeRateRow(
+  store: RateStore,
+  k: number,
+  r: RateRowConfig,
+  t: number,
+  i: number,
+  money: MoneyReader,
+): void {
+  let field = 'end_date';
+  try {
+    if (r.effective_date != null && r.end_date != null && r.end_date <= r.effective_date) {
+      throw new RangeError('effective date must be less than end date');
+    }
+    store.code[k] = r.code;
+    store.codeName[k] = r.code_name ?? null;
+    store.country[k] = r.country ?? null;
+    field = 'rate';
+    store.rate[k] = inRange(money.read(r.rate));
+    field = 'intra_rate';
+    store.intra[k] = optionalRate(r.intra_rate, money);
+    field = 'inter_rate';
+    store.inter[k] = optionalRate(r.inter_rate, money);
+    field = 'ij_rate';
+    store.ij[k] = optionalRate(r.ij_rate, money);
+    field = 'local_rate';
+    store.local[k] = optionalRate(r.local_rate, money);
+    field = 'setup_fee';
+    store.setupFee[k] = r.setup_fee == null || r.setup_fee === '' ? 0n : inRange(money.read(r.setup_fee));
+    field = 'min_time';
+    store.minTime[k] = seconds(r.min_time, 1, 0);
+    field = 'interval';
+    store.interval[k] = seconds(r.interval, 1, 1);
+    field = 'grace_time';
+    store.grace[k] = seconds(r.grace_time, 0, 0);
+    store.effective[k] = r.effective_date ?? Number.NaN;
+    store.end[k] = r.end_date ?? Number.NaN;
+  } catch (error) {
+    throw new SnapshotError(`rate_tables[${t}].rows[${i}].${field}`, (error as Error).message);
   }
 }
 
-/** All rate tables in one code deck, their rows created in deck order (see code-deck.ts). */
+function inRange(amount: Micros): Micros {
+  if (!RateStore.fits(amount)) throw new RangeError('amount out of range');
+  return amount;
+}
+
+function optionalRate(value: MoneyInput | null | undefined, money: MoneyReader): Micros {
+  return value == null || value === '' ? RateStore.MISSING : inRange(money.read(value));
+}
+
+function seconds(value: number | null | undefined, fallback: number, min: number): number {
+  const result = value ?? fallback;
+  if (!Number.isSafeInteger(result) || result < min || result > 2_147_483_647) {
+    throw new RangeError(`must be an integer >= ${min}, got ${result}`);
+  }
+  return result;
+}
+
+/** All rate tables in one code deck, their rows written into the store in deck order. */
 function buildCodeDeck(
   tables: readonly RateTableConfig[],
-  heads: readonly RateTableHead[],
   money: MoneyReader,
-): CodeDeck<RateRow> {
+): { deck: CodeDeck; store: RateStore } {
+  let total = 0;
+  for (const table of tables) total += table.rows.length;
+  const store = new RateStore(total);
   try {
-    return CodeDeck.buildWith(
+    const deck = CodeDeck.build(
       tables.map((t) => t.rows),
-      (row, t, i) =>
-        rateRow(row, (heads[t] as RateTableHead).decimals, `rate_tables[${t}].rows[${i}]`, money),
+      (row, t, i, k) => writeRateRow(store, k, row, t, i, money),
     );
+    return { deck, store };
   } catch (error) {
     if (!(error instanceof PrefixCodeError)) throw error;
     const t = tables.findIndex((table) => table.rows.some((row) => row.code === error.code));
@@ -380,7 +385,7 @@ function buildCarrier(c: CarrierConfig, at: string, money: MoneyReader): Snapsho
     name: c.name,
     is_active: c.is_active,
     prepaid,
-    balance: money.read(c.balance, `${at}.balance`),
+    balance: money.field(c.balance, `${at}.balance`),
     credit:
       (prepaid
         ? money.optional(c.allowed_credit, `${at}.allowed_credit`)
@@ -415,12 +420,15 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
   config.carriers.forEach((c, i) => carriers.set(c.carrier_id, buildCarrier(c, `carriers[${i}]`, money)));
 
   const heads = config.rate_tables.map((t, i) => rateTableHead(t, `rate_tables[${i}]`, i));
-  const codeDeck = buildCodeDeck(config.rate_tables, heads, money);
+  const { deck: codeDeck, store: rates } = buildCodeDeck(config.rate_tables, money);
   const rateTables = new Map<number, SnapshotRateTable>();
   for (const head of heads) {
     rateTables.set(head.rate_table_id, {
       ...head,
-      lookup: (number: string, atMs: number) => codeDeck.lookup(head.slot, number, atMs),
+      lookup: (number: string, atMs: number) => {
+        const k = codeDeck.lookup(head.slot, number, atMs);
+        return k < 0 ? undefined : rates.row(k);
+      },
     });
   }
   const rateTable = (id: number | null | undefined, where: string): SnapshotRateTable | null => {
@@ -497,6 +505,7 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
     trunks,
     rate_tables: rateTables,
     code_deck: codeDeck,
+    rates,
     routing_plans: plans,
     static_routes: staticRoutes,
     dynamic_routes: dynamicRoutes,

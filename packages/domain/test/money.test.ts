@@ -5,6 +5,7 @@ import {
   chargeForSeconds,
   divideRoundHalfUp,
   formatMoney,
+  formatMoneyDifference,
   marginPercent,
   maximumCost,
   meetsMinimumMargin,
@@ -262,5 +263,20 @@ describe('parseMoney fast path', () => {
     expect(parseMoney('999999999.999999')).toBe(999_999_999_999_999n);
     expect(parseMoney('1000000000.000001')).toBe(1_000_000_000_000_001n);
     expect(parseMoney('-0.000001')).toBe(-1n);
+  });
+});
+
+describe('formatMoneyDifference', () => {
+  it('equals formatting the difference', () => {
+    const any = fc.oneof(
+      fc.bigInt({ min: -(10n ** 9n), max: 10n ** 9n }),
+      fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }),
+    );
+    fc.assert(
+      fc.property(any, any, places, (a, b, n) => formatMoneyDifference(a, b, n) === formatMoney(a - b, n)),
+    );
+    expect(formatMoneyDifference(20_000n, 8_000n, 4)).toBe('0.0120');
+    expect(formatMoneyDifference(8_000n, 20_000n, 4)).toBe('-0.0120');
+    expect(formatMoneyDifference(12_345_678n, 0n, 3)).toBe('12.346');
   });
 });

@@ -1,0 +1,143 @@
+/**
+ * The rate rows of every rate table of a snapshot, in columns indexed by the code deck's row
+ * number (code-deck.ts), instead of one object per row.
+ *
+ * Why: a 700,000-code deck in eleven tables is 7.7 million rows. As objects (with five bigint
+ * rates each) that is ~270 bytes a row and millions of objects for the garbage collector to
+ * trace; in columns it is ~90 bytes a row in a few typed arrays. And since the deck numbers rows
+ * node by node, then table by table, the rates of one code in all tables lie side by side: the
+ * ten vendor rates a call compares share one or two cache lines.
+ *
+ * Money columns are BigInt64Array in micro-units (reading one yields a bigint); a missing rate
+ * (no IJ rate, say) is stored as the smallest int64, which no real rate can be. Rows are
+ * materialised as RateRow objects only on demand (traces, tools, CDR rating).
+ */
+import type { JurisdictionalRates, RateColumn } from './jurisdiction';
+import type { Micros } from './money';
+import type { PrefixRow } from './prefix-index';
+
+/** One rate row as the rest of the domain sees it. */
+export interface RateRow extends PrefixRow, JurisdictionalRates {
+  readonly code: string;
+  readonly code_name: string | null;
+  readonly country: string | null;
+  readonly rate: Micros;
+  readonly intra_rate: Micros | null;
+  readonly inter_rate: Micros | null;
+  readonly ij_rate: Micros | null;
+  readonly local_rate: Micros | null;
+  readonly min_time: number;
+  readonly interval: number;
+  readonly grace_time: number;
+  readonly setup_fee: Micros;
+  readonly effective_date: number | null;
+  readonly end_date: number | null;
+}
+
+const NONE = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+export class RateStore {
+  readonly code: string[];
+  readonly codeName: (string | null)[];
+  readonly country: (string | null)[];
+  readonly rate: BigInt64Array;
+  readonly intra: BigInt64Array;
+  readonly inter: BigInt64Array;
+  readonly ij: BigInt64Array;
+  readonly local: BigInt64Array;
+  readonly setupFee: BigInt64Array;
+  readonly minTime: Int32Array;
+  readonly interval: Int32Array;
+  readonly grace: Int32Array;
+  /** Epoch ms; NaN = none. */
+  readonly effective: Float64Array;
+  readonly end: Float64Array;
+
+  constructor(readonly size: number) {
+    this.code = new Array<string>(size);
+    this.codeName = new Array<string | null>(size);
+    this.country = new Array<string | null>(size);
+    this.rate = new BigInt64Array(size);
+    this.intra = new BigInt64Array(size);
+    this.inter = new BigInt64Array(size);
+    this.ij = new BigInt64Array(size);
+    this.local = new BigInt64Array(size);
+    this.setupFee = new BigInt64Array(size);
+    this.minTime = new Int32Array(size);
+    this.interval = new Int32Array(size);
+    this.grace = new Int32Array(size);
+    this.effective = new Float64Array(size);
+    this.end = new Float64Array(size);
+  }
+
+  /** The marker of a missing rate in a money column. */
+  static readonly MISSING: bigint = NONE;
+
+  /** Whether an amount fits a column (int64 micro-units, the missing marker excluded). */
+  static fits(amount: Micros): boolean {
+    return amount > NONE && amount <= INT64_MAX;
+  }
+
+  write(k: number, row: RateRow): void {
+    this.code[k] = row.code;
+    this.codeName[k] = row.code_name;
+    this.country[k] = row.country;
+    this.rate[k] = row.rate;
+    this.intra[k] = row.intra_rate ?? NONE;
+    this.inter[k] = row.inter_rate ?? NONE;
+    this.ij[k] = row.ij_rate ?? NONE;
+    this.local[k] = row.local_rate ?? NONE;
+    this.setupFee[k] = row.setup_fee;
+    this.minTime[k] = row.min_time;
+    this.interval[k] = row.interval;
+    this.grace[k] = row.grace_time;
+    this.effective[k] = row.effective_date ?? Number.NaN;
+    this.end[k] = row.end_date ?? Number.NaN;
+  }
+
+  /** The per-minute rate of row k in a column, with the fallbacks of jurisdiction.ts. */
+  rateAt(k: number, column: RateColumn): Micros {
+    switch (column) {
+      case 'rate':
+        return this.rate[k] as bigint;
+      case 'intra_rate':
+        return orElse(this.intra[k] as bigint, this.rate, k);
+      case 'inter_rate':
+        return orElse(this.inter[k] as bigint, this.rate, k);
+      case 'ij_rate':
+        return orElse(this.ij[k] as bigint, this.rate, k);
+      case 'local_rate': {
+        const local = this.local[k] as bigint;
+        return local !== NONE ? local : orElse(this.intra[k] as bigint, this.rate, k);
+      }
+    }
+  }
+
+  /** Row k as an object (for traces, tools and rating, not for the routing hot path). */
+  row(k: number): RateRow {
+    const optional = (value: bigint) => (value === NONE ? null : value);
+    const effective = this.effective[k] as number;
+    const end = this.end[k] as number;
+    return {
+      code: this.code[k] as string,
+      code_name: this.codeName[k] ?? null,
+      country: this.country[k] ?? null,
+      rate: this.rate[k] as bigint,
+      intra_rate: optional(this.intra[k] as bigint),
+      inter_rate: optional(this.inter[k] as bigint),
+      ij_rate: optional(this.ij[k] as bigint),
+      local_rate: optional(this.local[k] as bigint),
+      min_time: this.minTime[k] as number,
+      interval: this.interval[k] as number,
+      grace_time: this.grace[k] as number,
+      setup_fee: this.setupFee[k] as bigint,
+      effective_date: Number.isNaN(effective) ? null : effective,
+      end_date: Number.isNaN(end) ? null : end,
+    };
+  }
+}
+
+function orElse(value: bigint, fallback: BigInt64Array, k: number): bigint {
+  return value !== NONE ? value : (fallback[k] as bigint);
+}
