@@ -91,6 +91,15 @@ const catalogue = {
   npanxxSixDigits: { en: 'NPA-NXX must be 6 digits', ch: 'NPA-NXX 必须是 6 位数字', de: 'NPA-NXX muss aus 6 Ziffern bestehen' },
   ruleInactive: { en: 'The auto rate import rule is inactive', ch: '自动费率导入规则未启用', de: 'Die automatische Tarifimportregel ist inaktiv' },
   referralInvalid: { en: 'This referral link is not valid', ch: '此推荐链接无效', de: 'Dieser Empfehlungslink ist ungültig' },
+  // routing (issue 3)
+  routingInUse: { en: 'Unable to delete when static routing, dynamic routing or a routing plan is assigned to a client. {0} is used by {1}.', ch: '当静态路由、动态路由或路由计划已分配给客户时无法删除。{0} 正被 {1} 使用。', de: 'Löschen nicht möglich, solange statisches Routing, dynamisches Routing oder ein Routing-Plan einem Kunden zugewiesen ist. {0} wird verwendet von {1}.' },
+  percentSum: { en: 'Percentage sum must be 100%', ch: '百分比总和必须为 100%', de: 'Die Summe der Prozentsätze muss 100% betragen' },
+  atLeastOneTrunk: { en: 'Select at least one trunk', ch: '请至少选择一个中继', de: 'Mindestens einen Trunk auswählen' },
+  routeNotDefined: { en: 'Static route, dynamic route, vendor trunk or routing plan not defined.', ch: '未定义静态路由、动态路由、供应商中继或路由计划。', de: 'Statische Route, dynamische Route, Lieferanten-Trunk oder Routing-Plan nicht definiert.' },
+  switchKeyInvalid: { en: 'The switch API key is missing or not valid', ch: '交换机 API 密钥缺失或无效', de: 'Der Switch-API-Schlüssel fehlt oder ist ungültig' },
+  engineNotReady: { en: 'The routing engine is still loading the configuration; try again in a moment', ch: '路由引擎仍在加载配置，请稍后重试', de: 'Die Routing-Engine lädt die Konfiguration noch; bitte gleich erneut versuchen' },
+  trunkHasNoHost: { en: 'Trunk [{0}] has no IP host to simulate calls from', ch: '中继 [{0}] 没有可用于模拟呼叫的 IP 主机', de: 'Trunk [{0}] hat keinen IP-Host, von dem Anrufe simuliert werden können' },
+  invalidCallTime: { en: '{0} must be a date and time (ISO 8601)', ch: '{0} 必须是日期时间（ISO 8601）', de: '{0} muss ein Datum mit Uhrzeit sein (ISO 8601)' },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;
