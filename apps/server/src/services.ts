@@ -6,6 +6,7 @@ import { AuditLog } from './modules/logs/audit';
 import { AuthService } from './modules/auth/service';
 import { Mailer } from './mail/mailer';
 import { SettingsService } from './modules/config/settings';
+import { SwitchKeyRing } from './modules/routing/switch-keys';
 import type { Logger } from 'pino';
 
 /** Everything handlers need, built once per app. */
@@ -25,6 +26,8 @@ export interface Services {
    * configuration calls it after commit; the routing engine rebuilds its snapshot in the background.
    */
   configChanged: ConfigChanged;
+  /** Switch API keys the route API accepts (access kind 'switch'). */
+  switchKeys: SwitchKeyRing;
 }
 
 /** A tiny signal: writers call notify(), the routing engine subscribes. */
@@ -51,6 +54,7 @@ export function buildServices(config: AppConfig, db: Db, dbKind: 'pglite' | 'pos
     audit: new AuditLog(),
     mailer: new Mailer(db, config, log),
     configChanged: new ConfigChanged(),
+    switchKeys: new SwitchKeyRing(db),
     i18n: {
       languageOf(req: FastifyRequest): Language {
         const explicit = req.headers['x-lang'];

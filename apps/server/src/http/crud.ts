@@ -50,6 +50,8 @@ export interface CrudTable<E extends CrudEndpoints> {
   validate?: (trx: Db, body: Record<string, unknown>, before: Record<string, unknown> | null, ctx: Ctx<unknown, unknown, unknown>) => Promise<void>;
   /** What refers to a row; delete is refused while any count is above zero. */
   usage?: (db: Db, id: number) => Promise<UsageCount[]>;
+  /** The refusal's message ('{0}' the row, '{1}' the counts); default inUseCannotDelete. */
+  inUseKey?: MessageKey;
   /** Child rows written with the parent (in the same transaction), e.g. trunk hosts. */
   children?: (trx: Db, id: number, body: Record<string, unknown>, creating: boolean) => Promise<void>;
   /** Extra checks before activation (e.g. a trunk's carrier must be active). */
@@ -163,7 +165,7 @@ export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: 
     await s.db.transaction().execute(async (trx) => {
       const before = await loadRaw(trx, ctx.params.id, true);
       const used = (await t.usage?.(trx, ctx.params.id))?.filter((u) => u.count > 0) ?? [];
-      if (used.length) throw ruleBroken('inUseCannotDelete', [`${t.label} [${ctx.params.id}]`, used.map((u) => `${u.count} ${u.what}`).join(', ')]);
+      if (used.length) throw ruleBroken(t.inUseKey ?? 'inUseCannotDelete', [`${t.label} [${ctx.params.id}]`, used.map((u) => `${u.count} ${u.what}`).join(', ')]);
       await trx
         .deleteFrom(t.table as never)
         .where(idRef as never, '=', ctx.params.id as never)

@@ -46,10 +46,11 @@ export function implement<E extends Endpoint>(
     url: '/api' + endpoint.path,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const lang = services.i18n.languageOf(req);
-      const actor = opts.ownToken
-        ? null
-        : await services.auth.authenticate(req, endpoint.access.kind !== 'public');
-      checkAccess(endpoint, actor);
+      const kind = endpoint.access.kind;
+      const actor =
+        opts.ownToken || kind === 'switch' ? null : await services.auth.authenticate(req, kind !== 'public');
+      const switchKeyOk = kind === 'switch' && (await services.switchKeys.accepts(req.headers['x-switch-key']));
+      checkAccess(endpoint, actor, switchKeyOk);
       const params = parse(endpoint.params, req.params);
       const query = parse(endpoint.query, req.query);
       const body = endpoint.multipart ? undefined : parse(endpoint.body, req.body ?? {});
@@ -71,11 +72,14 @@ export function implement<E extends Endpoint>(
   });
 }
 
-function checkAccess(endpoint: Endpoint, actor: Actor | null): void {
+function checkAccess(endpoint: Endpoint, actor: Actor | null, switchKeyOk: boolean): void {
   const a = endpoint.access;
   switch (a.kind) {
     case 'public':
+      return;
     case 'switch':
+      // The switch API key (X-Switch-Key), not a user session.
+      if (!switchKeyOk) throw new AppError(ErrorCode.forbidden, 'switchKeyInvalid', [], 401);
       return;
     case 'session':
       if (!actor) throw forbidden();
