@@ -1,0 +1,254 @@
+import fs from 'node:fs';
+import { type MessageKey } from '@tandem/contract';
+import { IMPORT_STATUS, type DateFormat, type DuplicateMode, type RateFileColumn } from '../contract';
+import { sql } from 'kysely';
+import type { Db } from '../../../db/connection';
+import type { Services } from '../../../services';
+import { applyRateImport, ImportRejected, type ApplyCounts } from './apply';
+import { RateRowChecker, mapHeader, type RowError, type StagedColumns } from './rate-rows';
+import { readRows, type FileKind } from './read-rows';
+
+/** Everything a rate import job needs, fixed when the upload is accepted. */
+export interface RateImportJob {
+  taskId: number;
+  rateTableId: number;
+  filePath: string;
+  fileKind: FileKind;
+  duplicateMode: DuplicateMode;
+  dateFormat: DateFormat;
+  /** Fixed-width UTC text: rows without an effective date start then; codes absent from the file end then. */
+  defaultEffective: string;
+  endPrevious: boolean;
+  endAbsent: boolean;
+  deleteExisting: boolean;
+  hasCodeDeck: boolean;
+  mapping: Record<string, string>;
+}
+
+/** A reason the import stops, with its catalogue message. */
+class ImportFailed extends Error {
+  constructor(
+    readonly key: MessageKey,
+    readonly params: (string | number)[] = [],
+  ) {
+    super(key);
+  }
+}
+
+const STAGE_COLUMNS = [
+  'line',
+  'code',
+  'code_name',
+  'country',
+  'rate',
+  'intra_rate',
+  'inter_rate',
+  'ij_rate',
+  'local_rate',
+  'min_time',
+  'interval',
+  'grace_time',
+  'setup_fee',
+  'effective_date',
+  'end_date',
+] as const;
+const STAGE_TYPES: Record<(typeof STAGE_COLUMNS)[number], string> = {
+  line: 'int4',
+  code: 'text',
+  code_name: 'text',
+  country: 'text',
+  rate: 'numeric',
+  intra_rate: 'numeric',
+  inter_rate: 'numeric',
+  ij_rate: 'numeric',
+  local_rate: 'numeric',
+  min_time: 'int4',
+  interval: 'int4',
+  grace_time: 'int4',
+  setup_fee: 'numeric',
+  effective_date: 'timestamptz',
+  end_date: 'timestamptz',
+};
+
+/** Loads one batch into the staging table with a single INSERT ... SELECT FROM unnest(arrays). */
+async function stage(
+  db: Db,
+  taskId: number,
+  cols: StagedColumns,
+  present: ReadonlySet<string>,
+): Promise<void> {
+  const arrays = STAGE_COLUMNS.map((c) => {
+    const always = c === 'line' || c === 'code' || c === 'rate' || c === 'effective_date' || c === 'end_date';
+    const value = always || present.has(c) ? cols[c] : null;
+    return sql`${value}::${sql.raw(STAGE_TYPES[c])}[]`;
+  });
+  await sql`INSERT INTO rate_import_rows (task_id, ${sql.join(STAGE_COLUMNS.map((c) => sql.ref(c)))})
+    SELECT ${taskId}::bigint, * FROM unnest(${sql.join(arrays)})`.execute(db);
+}
+
+async function setProgress(db: Db, taskId: number, progress: number): Promise<void> {
+  await db.updateTable('rate_import_tasks').set({ progress }).where('id', '=', taskId).execute();
+}
+
+async function storeErrors(db: Db, taskId: number, errors: readonly RowError[]): Promise<void> {
+  for (let i = 0; i < errors.length; i += 500) {
+    const part = errors.slice(i, i + 500);
+    await db
+      .insertInto('rate_import_errors')
+      .values(
+        part.map((e) => ({
+          task_id: taskId,
+          line: e.line,
+          code: e.code.slice(0, 64),
+          field: e.field,
+          message_key: e.key,
+          params: JSON.stringify(e.params),
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Runs one rate import: stream-parses the file, checks each row and stages the good ones in bulk
+ * (outside any transaction, so progress is visible), then applies everything with set-based SQL in
+ * one transaction. A failure anywhere leaves the rate table exactly as it was; per-row errors are
+ * kept for the rate import log.
+ */
+export async function runRateImport(s: Services, job: RateImportJob): Promise<void> {
+  const db = s.db;
+  let total = 0;
+  let checker: RateRowChecker | null = null;
+  try {
+    const table = await db
+      .selectFrom('rate_tables')
+      .select(['rate_table_id', 'decimal_places', 'code_deck_id'])
+      .where('rate_table_id', '=', job.rateTableId)
+      .executeTakeFirst();
+    if (!table) throw new ImportFailed('recordNotFound');
+    const size = Math.max(1, fs.statSync(job.filePath).size);
+    let columns: Partial<Record<RateFileColumn, number>> | null = null;
+    let present = new Set<string>();
+    let nextLine = 1;
+    let pending: Promise<void> | null = null;
+    let lastProgressAt = Date.now();
+    for await (const batch of readRows(job.filePath, job.fileKind)) {
+      let rows = batch.rows;
+      if (!columns) {
+        const header = rows[0] ?? [];
+        rows = rows.slice(1);
+        nextLine = 2;
+        columns = mapHeader(header, job.mapping);
+        if (columns.code === undefined) throw new ImportFailed('importMissingColumn', ['code']);
+        if (columns.rate === undefined) throw new ImportFailed('importMissingColumn', ['rate']);
+        present = new Set(Object.keys(columns));
+        checker = new RateRowChecker({
+          columns,
+          dateFormat: job.dateFormat,
+          defaultEffective: job.defaultEffective,
+          duplicateMode: job.duplicateMode,
+        });
+      }
+      const cols = checker!.check(rows, nextLine);
+      nextLine += rows.length;
+      total += rows.length;
+      // Parsing the next batch overlaps with the database loading this one.
+      if (pending) await pending;
+      pending = cols.line.length ? stage(db, job.taskId, cols, present) : null;
+      if (Date.now() - lastProgressAt > 500) {
+        lastProgressAt = Date.now();
+        await setProgress(db, job.taskId, Math.min(80, Math.floor((batch.bytesRead / size) * 80)));
+      }
+    }
+    if (pending) await pending;
+    if (!checker || total === 0) throw new ImportFailed('importNoRows');
+    if (checker.errorCount > 0 && job.duplicateMode === 'reject')
+      throw new ImportFailed('importRejected', [checker.errorCount]);
+    if (checker.replacedLines.length) {
+      await db
+        .deleteFrom('rate_import_rows')
+        .where('task_id', '=', job.taskId)
+        .where('line', 'in', checker.replacedLines)
+        .execute();
+    }
+    await setProgress(db, job.taskId, 85);
+    await sql`ANALYZE rate_import_rows`.execute(db);
+    const counts = await db.transaction().execute((trx) =>
+      applyRateImport(trx, {
+        taskId: job.taskId,
+        rateTableId: job.rateTableId,
+        decimals: table.decimal_places,
+        codeDeckId: table.code_deck_id,
+        present,
+        duplicateMode: job.duplicateMode,
+        endPrevious: job.endPrevious,
+        endAbsent: job.endAbsent,
+        deleteExisting: job.deleteExisting,
+        hasCodeDeck: job.hasCodeDeck,
+        absentEndDate: job.defaultEffective,
+        dbKind: s.dbKind,
+      }),
+    );
+    await storeErrors(db, job.taskId, checker.errors);
+    await finish(db, job.taskId, IMPORT_STATUS.finished, {
+      total,
+      errorRows: checker.errorCount,
+      skipped: checker.skipped,
+      counts,
+      message: '',
+    });
+    s.configChanged.notify();
+  } catch (err) {
+    let failure: ImportFailed;
+    const errors = [...(checker?.errors ?? [])];
+    let errorRows = checker?.errorCount ?? 0;
+    if (err instanceof ImportRejected) {
+      errors.push(...err.errors);
+      errorRows += err.count;
+      failure = new ImportFailed('importRejected', [errorRows]);
+    } else if (err instanceof ImportFailed) failure = err;
+    else {
+      s.log.error({ err, taskId: job.taskId }, 'rate import failed');
+      failure = new ImportFailed('importFailed');
+    }
+    await storeErrors(db, job.taskId, errors).catch(() => undefined);
+    await finish(db, job.taskId, IMPORT_STATUS.failed, {
+      total,
+      errorRows,
+      skipped: 0,
+      counts: null,
+      message: JSON.stringify({ key: failure.key, params: failure.params }),
+    }).catch((e: unknown) => s.log.error({ err: e }, 'rate import: could not record the failure'));
+  } finally {
+    await db
+      .deleteFrom('rate_import_rows')
+      .where('task_id', '=', job.taskId)
+      .execute()
+      .catch(() => undefined);
+    fs.rm(job.filePath, { force: true }, () => undefined);
+  }
+}
+
+async function finish(
+  db: Db,
+  taskId: number,
+  status: string,
+  r: { total: number; errorRows: number; skipped: number; counts: ApplyCounts | null; message: string },
+): Promise<void> {
+  await db
+    .updateTable('rate_import_results')
+    .set({
+      total_rows: r.total,
+      error_rows: r.errorRows,
+      inserted_rows: r.counts?.inserted ?? 0,
+      updated_rows: r.counts?.updated ?? 0,
+      skipped_rows: r.skipped + (r.counts?.skipped ?? 0),
+      ended_rows: r.counts?.ended ?? 0,
+      deleted_rows: r.counts?.deleted ?? 0,
+      message: r.message,
+      finished_at: new Date(),
+    })
+    .where('task_id', '=', taskId)
+    .execute();
+  await db.updateTable('rate_import_tasks').set({ status, progress: 100 }).where('id', '=', taskId).execute();
+}
