@@ -11,8 +11,14 @@ export interface RateChangesTable {
   at: Generated<Date>;
 }
 
+export interface ConfigVersionsTable {
+  name: string;
+  version: number;
+}
+
 export interface RoutingTables {
   rate_changes: RateChangesTable;
+  config_versions: ConfigVersionsTable;
 }
 
 declare module './schema-switch' {

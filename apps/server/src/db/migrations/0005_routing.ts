@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
  *   on rates, so the routing snapshot reloads only what changed (a statement touching more than
  *   1,000 rows logs its rate tables instead, and the snapshot reloads those whole). Each row carries
  *   the writing transaction's id: the loader knows which changes every committed transaction left.
+ * - config_versions: a version per data set the snapshot caches whole (US jurisdiction data).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
@@ -35,6 +36,19 @@ CREATE TABLE rate_changes (
   rate_id bigint,
   at timestamptz NOT NULL DEFAULT now()
 );
+
+CREATE INDEX rate_changes_xid ON rate_changes (xid);
+
+-- Versions of data sets the snapshot caches whole (bumped by statement triggers).
+CREATE TABLE config_versions (name text PRIMARY KEY, version bigint NOT NULL DEFAULT 0);
+CREATE FUNCTION config_versions_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO config_versions (name, version) VALUES (TG_ARGV[0], 1)
+    ON CONFLICT (name) DO UPDATE SET version = config_versions.version + 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER us_jurisdiction_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON us_jurisdiction
+  FOR EACH STATEMENT EXECUTE FUNCTION config_versions_bump('us_jurisdiction');
 
 CREATE FUNCTION rate_changes_log() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE n bigint;

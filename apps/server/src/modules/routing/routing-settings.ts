@@ -1,0 +1,40 @@
+import type { api } from '@tandem/contract';
+import type { DefaultIjRule, FailoverRuleConfig } from '@tandem/domain';
+import type { z } from 'zod';
+import type { Db } from '../../db/connection';
+import type { SettingsService } from '../config/settings';
+
+/**
+ * Routing settings kept in the settings table: the system default failover rules, the route error
+ * responses (global route error), and what the engine reads from the system settings (time zone,
+ * default US IJ rule).
+ */
+export const FAILOVER_KEY = 'routing_default_failover';
+export const ERROR_RESPONSE_KEY = 'routing_error_responses';
+
+type ErrorResponse = z.output<typeof api.routing.errorResponse>;
+
+export async function readDefaultFailover(settings: SettingsService, db?: Db): Promise<FailoverRuleConfig[]> {
+  const v = await settings.get<{ rules: FailoverRuleConfig[] }>(FAILOVER_KEY, { rules: [] }, db);
+  return Array.isArray(v.rules) ? v.rules : [];
+}
+
+export async function readErrorResponses(settings: SettingsService, db?: Db): Promise<ErrorResponse[]> {
+  const v = await settings.get<{ responses: ErrorResponse[] }>(ERROR_RESPONSE_KEY, { responses: [] }, db);
+  return Array.isArray(v.responses) ? v.responses : [];
+}
+
+const IJ_RULES: readonly DefaultIjRule[] = ['inter', 'intra', 'ij'];
+
+/** The system settings the engine needs; the default US IJ rule is 'inter' until the system settings set one. */
+export async function readSystemRouting(
+  settings: SettingsService,
+  db?: Db,
+): Promise<{ timezone: string; default_ij_rule: DefaultIjRule }> {
+  const system = (await settings.system(db)) as Record<string, unknown>;
+  const rule = system.default_us_ij_rule ?? system.default_ij_rule;
+  return {
+    timezone: typeof system.timezone === 'string' ? system.timezone : '+0000',
+    default_ij_rule: IJ_RULES.includes(rule as DefaultIjRule) ? (rule as DefaultIjRule) : 'inter',
+  };
+}

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fails, ok, startHarness, type Harness } from './harness';
+import { settled, switchKey, termination, type Fixture, type RouteAnswer } from './routing-fixtures';
+
+let h: Harness;
+let admin: string;
+let key: string;
+let f: Fixture;
+let version = 0;
+
+beforeAll(async () => {
+  h = await startHarness();
+  admin = await h.setupAdmin();
+  key = await switchKey(h, admin);
+  f = await termination(h);
+  const db = h.built.services.db;
+  const plan = await db
+    .insertInto('routing_plans')
+    .values({ name: 'Plan' })
+    .returning('route_plan_id')
+    .executeTakeFirstOrThrow();
+  const route = await db
+    .insertInto('dynamic_routes')
+    .values({ name: 'LCR', rule: 'lcr' })
+    .returning('dynamic_route_id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('dynamic_route_trunks')
+    .values(f.vendors.map((v) => ({ dynamic_route_id: route.dynamic_route_id, trunk_id: v.trunk })))
+    .execute();
+  await db
+    .insertInto('routing_plan_rows')
+    .values({
+      route_plan_id: plan.route_plan_id,
+      prefix: '',
+      route_type: 'dynamic',
+      dynamic_route_id: route.dynamic_route_id,
+    })
+    .execute();
+  await db
+    .updateTable('trunks')
+    .set({ routing_plan_id: plan.route_plan_id })
+    .where('trunk_id', '=', f.ingress)
+    .execute();
+  await rebuild();
+});
+afterAll(() => h.close());
+
+async function rebuild() {
+  h.built.services.configChanged.notify();
+  version = (await settled(h, admin, version)).version;
+}
+
+const route = (body: Record<string, unknown>, k: string | null = key) =>
+  h.call<RouteAnswer>('POST', '/api/switch/route', {
+    body,
+    headers: k === null ? {} : { 'x-switch-key': k },
+  });
+const call = (dnis: string, extra: Record<string, unknown> = {}) =>
+  route({ source_ip: '198.51.100.7', source_port: 5060, ani: '15550001111', dnis, ...extra });
+
+describe('POST /api/switch/route', () => {
+  it('routes a call: ingress leg with its rate, vendors cheapest first with rate and profit', async () => {
+    const a = ok(await call('447700900123'));
+    expect(a).toEqual({
+      result: 'route',
+      reject_code: null,
+      reject_reason: null,
+      ingress: {
+        carrier_id: f.customer,
+        trunk_id: f.ingress,
+        rate: '0.0500',
+        code: '44',
+        code_name: 'UK',
+        jurisdiction: null,
+        rate_table_id: f.customerTable,
+      },
+      routes: [
+        {
+          trunk_id: f.vendors[1]!.trunk,
+          carrier_id: f.vendors[1]!.carrier,
+          hosts: [{ ip: '203.0.113.20', port: 5060 }],
+          dnis: '447700900123',
+          ani: '15550001111',
+          rate: '0.0250',
+          code: '44',
+          profit: '0.0250',
+        },
+        {
+          trunk_id: f.vendors[0]!.trunk,
+          carrier_id: f.vendors[0]!.carrier,
+          hosts: [{ ip: '203.0.113.10', port: 5060 }],
+          dnis: '447700900123',
+          ani: '15550001111',
+          rate: '0.0300',
+          code: '44',
+          profit: '0.0200',
+        },
+      ],
+    });
+    const us = ok(await call('12125550100'));
+    expect(us.routes.map((r) => r.trunk_id)).toEqual([f.vendors[0]!.trunk, f.vendors[1]!.trunk]);
+  });
+
+  it('needs a valid switch key: none, wrong or revoked keys are refused', async () => {
+    for (const k of [null, 'tsk_wrong', '']) {
+      const r = await call('447700900123', {});
+      expect(r.body.success).toBe(true);
+      const refused = await route({ source_ip: '198.51.100.7', dnis: '44770' }, k);
+      fails(refused, 140, 'The switch API key is missing or not valid');
+      expect(refused.status).toBe(401);
+    }
+    const user = await h.call('POST', '/api/switch/route', {
+      token: admin,
+      body: { source_ip: '198.51.100.7', dnis: '44770' },
+    });
+    fails(user, 140);
+    const other = await switchKey(h, admin, 'second');
+    const keys = ok(
+      await h.call<{ items: { id: number; name: string; key_prefix: string; revoked_at: string | null }[] }>(
+        'GET',
+        '/api/routing/switch_key/list',
+        { token: admin },
+      ),
+    );
+    const second = keys.items.find((k) => k.name === 'second')!;
+    expect(other.startsWith(second.key_prefix)).toBe(true);
+    expect(JSON.stringify(keys)).not.toContain(other);
+    ok(await route({ source_ip: '198.51.100.7', dnis: '44770' }, other));
+    ok(await h.call('PATCH', `/api/routing/switch_key/${second.id}/revoke`, { token: admin }));
+    fails(await route({ source_ip: '198.51.100.7', dnis: '44770' }, other), 140);
+    ok(await route({ source_ip: '198.51.100.7', dnis: '44770' }, key));
+  });
+
+  it('rejects an unknown source IP, a number with no rate, a malformed request', async () => {
+    expect(ok(await route({ source_ip: '192.0.2.1', dnis: '447700900123' }))).toMatchObject({
+      result: 'reject',
+      reject_code: 403,
+      reject_reason: 'no_ingress_trunk',
+      ingress: null,
+      routes: [],
+    });
+    expect(ok(await call('33123456789'))).toMatchObject({
+      result: 'reject',
+      reject_code: 404,
+      reject_reason: 'no_rate',
+      ingress: { trunk_id: f.ingress },
+    });
+    const bad = await route({ source_ip: '198.51.100.7' });
+    expect(bad.body.error?.code).toBe(110);
+    expect(bad.body.errors?.dnis).toBeDefined();
+    const badTime = await call('4477', { time: 'yesterday' });
+    expect(badTime.body.errors?.time).toBeDefined();
+  });
+
+  it('follows the configuration: inactive carrier, no balance, deactivated vendor -> rerouted', async () => {
+    const db = h.built.services.db;
+    await db
+      .updateTable('carriers')
+      .set({ is_active: false })
+      .where('client_id', '=', f.vendors[1]!.carrier)
+      .execute();
+    await rebuild();
+    const rerouted = ok(await call('447700900123'));
+    expect(rerouted.routes.map((r) => r.trunk_id)).toEqual([f.vendors[0]!.trunk]);
+    await db
+      .updateTable('carriers')
+      .set({ is_active: false })
+      .where('client_id', '=', f.vendors[0]!.carrier)
+      .execute();
+    await rebuild();
+    expect(ok(await call('447700900123'))).toMatchObject({
+      result: 'reject',
+      reject_code: 503,
+      reject_reason: 'no_route',
+    });
+    await db
+      .updateTable('carriers')
+      .set({ is_active: true })
+      .where('client_id', 'in', [f.vendors[0]!.carrier, f.vendors[1]!.carrier])
+      .execute();
+
+    await db
+      .updateTable('carriers')
+      .set({ balance: '-1000', credit_limit: '1000' })
+      .where('client_id', '=', f.customer)
+      .execute();
+    await rebuild();
+    expect(ok(await call('447700900123'))).toMatchObject({
+      result: 'reject',
+      reject_code: 402,
+      reject_reason: 'insufficient_balance',
+    });
+    await db
+      .updateTable('carriers')
+      .set({ balance: '0', is_active: false })
+      .where('client_id', '=', f.customer)
+      .execute();
+    await rebuild();
+    expect(ok(await call('447700900123'))).toMatchObject({
+      result: 'reject',
+      reject_code: 403,
+      reject_reason: 'customer_inactive',
+    });
+    await db.updateTable('carriers').set({ is_active: true }).where('client_id', '=', f.customer).execute();
+    await rebuild();
+    expect(ok(await call('447700900123')).result).toBe('route');
+  });
+
+  it('picks up a rate change incrementally (only the changed row is read)', async () => {
+    const db = h.built.services.db;
+    await db
+      .updateTable('rates')
+      .set({ rate: '0.0100' })
+      .where('rate_table_id', '=', f.vendors[0]!.table)
+      .where('code', '=', '44')
+      .execute();
+    h.built.services.configChanged.notify();
+    const st = await settled(h, admin, version);
+    version = st.version;
+    expect(st.load_kind).toBe('incremental');
+    const a = ok(await call('447700900123'));
+    expect(a.routes.map((r) => [r.trunk_id, r.rate, r.profit])).toEqual([
+      [f.vendors[0]!.trunk, '0.0100', '0.0400'],
+      [f.vendors[1]!.trunk, '0.0250', '0.0250'],
+    ]);
+    await db
+      .deleteFrom('rates')
+      .where('rate_table_id', '=', f.vendors[0]!.table)
+      .where('code', '=', '44')
+      .execute();
+    await rebuild();
+    expect(ok(await call('447700900123')).routes.map((r) => r.trunk_id)).toEqual([f.vendors[1]!.trunk]);
+  });
+
+  it('reports the engine status', async () => {
+    const st = await settled(h, admin);
+    expect(st).toMatchObject({
+      ready: true,
+      building: false,
+      last_error: null,
+      counts: { carriers: 3, trunks: 3, rate_tables: 3, routing_plans: 1, dynamic_routes: 1 },
+    });
+    expect(st.counts.rates).toBe(5);
+    expect(st.build_ms).toBeTypeOf('number');
+  });
+});
