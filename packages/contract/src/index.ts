@@ -12,3 +12,4 @@ export type { RoleDetail } from './endpoints/role';
 export type { SystemConfig, Submenu } from './endpoints/config';
 export type { Ticket } from './endpoints/ticket';
 export * from './crud';
+export * from './csv';

@@ -71,6 +71,41 @@ export function serializeRow(r: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
+/** '{0} [{1}] already exists' for the first unique column of `t` that `body` clashes with. */
+export async function checkUniqueOf<E extends CrudEndpoints>(t: CrudTable<E>, db: Db, body: Record<string, unknown>, exceptId: number | null): Promise<void> {
+  const idRef = sql.ref(t.id);
+  for (const u of t.unique ?? []) {
+    const v = body[u.field];
+    if (typeof v !== 'string') continue;
+    let q = db
+      .selectFrom(t.table as never)
+      .select(idRef as never)
+      .where(sql`lower(${sql.ref(u.column)})`, '=', v.toLowerCase());
+    if (exceptId !== null) q = q.where(idRef as never, '!=', exceptId as never);
+    if (await q.executeTakeFirst()) throw duplicate(u.field, t.label, v);
+  }
+}
+
+/**
+ * The create of a resource inside a caller's transaction (uniqueness, rules, insert, child rows,
+ * modification log): the create route uses it, and so do flows that create several resources in one
+ * transaction (e.g. the termination wizard). The caller notifies `afterWrite` after commit.
+ */
+export async function createRow<E extends CrudEndpoints>(s: Services, t: CrudTable<E>, trx: Db, body: Record<string, unknown>, ctx: Ctx<unknown, unknown, unknown>): Promise<number> {
+  await checkUniqueOf(t, trx, body, null);
+  await t.validate?.(trx, body, null, ctx);
+  const values = t.toColumns ? t.toColumns(body, null) : body;
+  const row = (await trx
+    .insertInto(t.table as never)
+    .values(values as never)
+    .returningAll()
+    .executeTakeFirstOrThrow()) as Record<string, unknown>;
+  const newId = Number(row[t.id]);
+  await t.children?.(trx, newId, body, true);
+  await s.audit.record(trx, actorOf(ctx), t.entity, newId, 'create', null, body);
+  return newId;
+}
+
 /** Registers the list/get/create/update/delete/usage (and activation) routes of one resource. */
 export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: Services, e: E, t: CrudTable<E>): void {
   const toRow = t.toRow ?? serializeRow;
@@ -86,18 +121,7 @@ export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: 
     return row;
   };
 
-  const checkUnique = async (db: Db, body: Record<string, unknown>, exceptId: number | null) => {
-    for (const u of t.unique ?? []) {
-      const v = body[u.field];
-      if (typeof v !== 'string') continue;
-      let q = db
-        .selectFrom(t.table as never)
-        .select(idRef as never)
-        .where(sql`lower(${sql.ref(u.column)})`, '=', v.toLowerCase());
-      if (exceptId !== null) q = q.where(idRef as never, '!=', exceptId as never);
-      if (await q.executeTakeFirst()) throw duplicate(u.field, t.label, v);
-    }
-  };
+  const checkUnique = (db: Db, body: Record<string, unknown>, exceptId: number | null) => checkUniqueOf(t, db, body, exceptId);
 
   implement(app, s, e.list, async (ctx) => {
     let qb = scoped(s.db, actorOf(ctx));
@@ -120,20 +144,7 @@ export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: 
 
   implement(app, s, e.create, async (ctx) => {
     const body = ctx.body as Record<string, unknown>;
-    const id = await s.db.transaction().execute(async (trx) => {
-      await checkUnique(trx, body, null);
-      await t.validate?.(trx, body, null, ctx as Ctx<unknown, unknown, unknown>);
-      const values = t.toColumns ? t.toColumns(body, null) : body;
-      const row = (await trx
-        .insertInto(t.table as never)
-        .values(values as never)
-        .returningAll()
-        .executeTakeFirstOrThrow()) as Record<string, unknown>;
-      const newId = Number(row[t.id]);
-      await t.children?.(trx, newId, body, true);
-      await s.audit.record(trx, actorOf(ctx), t.entity, newId, 'create', null, body);
-      return newId;
-    });
+    const id = await s.db.transaction().execute((trx) => createRow(s, t, trx, body, ctx as Ctx<unknown, unknown, unknown>));
     t.afterWrite?.();
     return { object_id: id };
   });

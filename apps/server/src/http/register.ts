@@ -117,13 +117,19 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** A contract refinement may give the message's arguments itself (e.g. '{0} cannot be larger than {1}'). */
+function argsOf(issue: z.core.$ZodIssue): (string | number)[] | null {
+  const args = issue.code === 'custom' ? (issue.params as { args?: unknown } | undefined)?.args : undefined;
+  return Array.isArray(args) ? (args as (string | number)[]) : null;
+}
+
 function issueToField(issue: z.core.$ZodIssue, field: string, missing: boolean): FieldError {
   const label = field === '_' ? 'request body' : field;
   if (issue.code === 'unrecognized_keys') return { key: 'invalidValue', params: [issue.keys.join(', ')] };
   if (missing && (issue.code === 'invalid_type' || issue.code === 'invalid_value'))
     return { key: 'required', params: [label] };
   // A message the contract chose (a catalogue key such as passwordLength) wins over the generic ones.
-  if ((MESSAGE_KEYS as string[]).includes(issue.message)) return { key: issue.message, params: [label] };
+  if ((MESSAGE_KEYS as string[]).includes(issue.message)) return { key: issue.message, params: argsOf(issue) ?? [label] };
   if (issue.code === 'invalid_type') return { key: 'invalidValue', params: [label] };
   if (issue.code === 'invalid_value' && 'values' in issue)
     return { key: 'mustBeOneOf', params: [label, issue.values.map(String).join(', ')] };
