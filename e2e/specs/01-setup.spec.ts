@@ -54,9 +54,15 @@ test('setup validates the form, creates the admin, signs in and opens the wizard
 
   await confirm.fill(FIRST_ADMIN.passwd);
   await expect(page.getByText('Passwords do not match')).toHaveCount(0);
+  const visited: string[] = [];
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) visited.push(new URL(f.url()).hash);
+  });
   await submit.click();
 
   await expectPath(page, '/first_time_wizard');
+  // Straight to the wizard: no detour through the login page or the dashboard.
+  expect(visited.filter((h) => !/^#\/(setup|first_time_wizard)$/.test(h))).toEqual([]);
   await expect(page.getByTestId('frame-header')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'First Time Wizard' })).toBeVisible();
   await expect(page.getByTestId('user-name')).toHaveText(FIRST_ADMIN.name);

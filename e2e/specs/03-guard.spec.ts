@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createAgent, createCarrierUser } from '../support/api';
-import { adminToken, expectPath, HOME, login, loginAsAdmin, loginForm, open } from '../support/ui';
+import { adminToken, enterAs, enterAsAdmin, expectPath, HOME, loginForm, open } from '../support/ui';
 
 /** The navigation guard of spec 01 section 4. */
 
@@ -44,8 +44,7 @@ test('signed out: private paths go to the login page, public routes open', async
 test('signed-in admin: login page and root go home; portal paths send back to the previous path', async ({
   page,
 }) => {
-  await loginAsAdmin(page);
-  await expectPath(page, HOME.admin);
+  await enterAsAdmin(page, HOME.admin);
 
   await open(page, '/auth/login');
   await expectPath(page, HOME.admin);
@@ -88,8 +87,7 @@ test('signed-in client: login page and root go home; admin paths send back to th
   page,
 }) => {
   const client = await createCarrierUser(await adminToken());
-  await login(page, client.name, client.password);
-  await expectPath(page, HOME.client);
+  await enterAs(page, client.name, client.password, HOME.client);
 
   await open(page, '/auth/login');
   await expectPath(page, HOME.client);
@@ -121,8 +119,7 @@ test('signed-in client: login page and root go home; admin paths send back to th
 
 test('signed-in agent: root goes home; client and admin paths send back', async ({ page }) => {
   const agent = await createAgent(await adminToken());
-  await login(page, agent.name, agent.password);
-  await expectPath(page, HOME.agent);
+  await enterAs(page, agent.name, agent.password, HOME.agent);
   await page.goto('/');
   await expectPath(page, HOME.agent);
   for (const path of ['/clients/management/analytics_dashboard', '/configuration/roles']) {

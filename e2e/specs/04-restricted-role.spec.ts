@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { api } from '@tandem/contract';
 import { request, signIn, unique } from '../support/api';
-import { adminToken, dialog, expectPath, flash, login, loginAsAdmin, logout, open } from '../support/ui';
+import { adminToken, dialog, enterAsAdmin, expectPath, flash, login, logout, open } from '../support/ui';
 
 /**
  * A role made through the roles screen that grants only Configuration > Users (read), given to a new
@@ -12,8 +12,7 @@ test('a role with only Configuration > Users read limits menu, navigation and AP
   const roleName = unique('readers');
   const user = { name: unique('reader'), password: 'Reader#2026' };
 
-  await loginAsAdmin(page);
-  await open(page, '/configuration/roles/new');
+  await enterAsAdmin(page, '/configuration/roles/new');
   await expect(page.getByRole('heading', { name: 'New Role' })).toBeVisible();
   await page.getByTestId('role-name').fill(roleName);
   await page.getByTestId('group-Configuration').check();

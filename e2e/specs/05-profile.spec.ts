@@ -1,12 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { createCarrierUser, unique } from '../support/api';
-import { adminToken, expectPath, flash, login, open, pngBuffer } from '../support/ui';
+import { adminToken, enterAs, expectPath, flash, pngBuffer } from '../support/ui';
 
 /** My Profile: validation of spec 01 section 5, Reset, saving, avatar upload. */
 test('profile validates names and e-mail, resets, saves and uploads an avatar', async ({ page }) => {
   const client = await createCarrierUser(await adminToken());
-  await login(page, client.name, client.password);
-  await open(page, '/my_profile');
+  await enterAs(page, client.name, client.password, '/my_profile');
   await expectPath(page, '/my_profile');
   await expect(page).toHaveTitle('My Profile - Tandem');
   await expect(page.locator('.ant-breadcrumb')).toHaveText(/My Profile\s*\/\s*Edit/);

@@ -6,8 +6,9 @@ import {
   dialog,
   expectPath,
   flash,
-  login,
-  loginAsAdmin,
+  enterAs,
+  enterAsAdmin,
+  HOME,
   open,
   openUserMenu,
   userMenuAction,
@@ -22,7 +23,7 @@ test('a client sends a support ticket; it is listed for the client and as open f
   const client = await createCarrierUser(token);
   const subject = `Calls to Berlin fail ${unique('t')}`;
 
-  await login(page, client.name, client.password);
+  await enterAs(page, client.name, client.password, HOME.client);
   await userMenuAction(page, 'support_ticket');
   const box = dialog(page, 'Support Ticket');
   await expect(box).toBeVisible();
@@ -54,7 +55,7 @@ test('a client sends a support ticket; it is listed for the client and as open f
   expect(open_).toBeGreaterThanOrEqual(1);
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await loginAsAdmin(admin);
+  await enterAsAdmin(admin, HOME.admin);
   const menu = await openUserMenu(admin);
   await expect(menu.getByTestId('open-ticket-badge')).toContainText(String(open_));
   await admin.getByTestId('usermenu-open_tickets').click();

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { api } from '@tandem/contract';
 import { call, createCarrierUser } from '../support/api';
-import { adminToken, expectPath, HOME, login, loginForm } from '../support/ui';
+import { adminToken, enterAs, expectPath, HOME, loginForm } from '../support/ui';
 
 /** The inactivity timer signs the user out at the system timeout (60 s minimum) and says why. */
 test('after the inactivity timeout the user is signed out with a message', async ({ page }) => {
@@ -11,7 +11,7 @@ test('after the inactivity timeout the user is signed out with a message', async
   await call(api.config.patchSystemConfig, { token, body: { inactivity_timeout: 1 } });
   try {
     await page.clock.install();
-    await login(page, client.name, client.password);
+    await enterAs(page, client.name, client.password, HOME.client);
     await expectPath(page, HOME.client);
 
     // Activity just before the limit resets the counter.

@@ -1,6 +1,6 @@
 import { api } from '@tandem/contract';
 import { Alert, Button, Form, Input } from 'antd';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { serverMessage } from '../../i18n';
 import { useNavigate } from 'react-router-dom';
@@ -28,10 +28,13 @@ export default function SetupPage() {
     setError(null);
     try {
       await call(api.user.createUser, { body: { name: v.name, email: v.email, first_name: v.first_name ?? '', last_name: v.last_name ?? '', passwd: v.passwd } }, { errorMode: 'inline' });
-      session.setHasUser(true);
       const { token } = await call(api.auth.signIn, { body: { email_or_name: v.name, password: v.passwd } }, { errorMode: 'inline' });
       await session.signIn(token);
       navigate('/first_time_wizard', { replace: true });
+      // Only now, and in the same transition as the router's update: were the guard to learn that a user
+      // exists while this page is still shown, it would send the new admin away from /setup (to the
+      // login page or home) before the wizard opens.
+      startTransition(() => session.setHasUser(true));
     } catch (e) {
       if (e instanceof ApiError) setError(e.message);
     }
