@@ -24,7 +24,8 @@ export function liveBalance(carrier: SnapshotCarrier, state: RoutingState): Micr
 
 export function creditAllows(carrier: SnapshotCarrier, balance: Micros): boolean {
   if (carrier.unlimited_credit) return true;
-  return carrier.prepaid ? balance + carrier.credit > 0n : balance > -carrier.credit;
+  // prepaid: balance + allowed credit > 0; postpaid: balance > -credit limit. Both read balance > floor.
+  return balance > carrier.credit_floor;
 }
 
 export type LimitHit = 'trunk_call_limit' | 'trunk_cps_limit' | 'carrier_call_limit' | 'carrier_cps_limit';

@@ -45,7 +45,15 @@ import type { Jurisdiction } from './jurisdiction';
 import { formatMoney } from './money';
 import { EGRESS_DROP, REJECT } from './reject-codes';
 import type { RejectCode } from './reject-codes';
-import type { CallAttempt, DecideOptions, IngressLeg, RoutingDecision, RoutingState } from './routing-types';
+import type { EgressCandidate } from './egress-order';
+import type {
+  CallAttempt,
+  DecideOptions,
+  EgressRoute,
+  IngressLeg,
+  RoutingDecision,
+  RoutingState,
+} from './routing-types';
 import type { RoutingSnapshot, SnapshotCarrier, SnapshotPlanRow } from './snapshot';
 import { traceStep } from './trace';
 import type { TraceStep } from './trace';
@@ -419,10 +427,11 @@ export function decide(
 
   // 5. Routes to try, in order.
   const max = snapshot.settings.max_routes;
-  const kept = max !== null && candidates.length > max ? candidates.slice(0, max) : candidates;
-  const routes = kept.map((c) => toRoute(ctx, c));
+  const count = max !== null && candidates.length > max ? max : candidates.length;
+  const routes: EgressRoute[] = new Array<EgressRoute>(count);
+  for (let i = 0; i < count; i++) routes[i] = toRoute(ctx, candidates[i] as EgressCandidate);
   if (trace !== null) {
-    for (const c of candidates.slice(kept.length)) {
+    for (const c of candidates.slice(count)) {
       trace.push(
         traceStep('egress', 'info', `Trunk ${c.trunk.name} left out: ${EGRESS_DROP.MAX_ROUTES} (${max}).`, {
           trunk_id: c.trunk.trunk_id,
@@ -433,7 +442,7 @@ export function decide(
       traceStep(
         'result',
         'ok',
-        `Route to ${kept.map((c, i) => `${i + 1}. ${c.trunk.name} at ${routes[i]?.rate} (margin ${routes[i]?.profit})`).join('; ')}.`,
+        `Route to ${routes.map((r, i) => `${i + 1}. ${candidates[i]?.trunk.name} at ${r.rate} (margin ${r.profit})`).join('; ')}.`,
         { order: routes.map((r) => r.trunk_id) },
       ),
     );

@@ -62,6 +62,8 @@ export interface SnapshotCarrier {
   readonly balance: Micros;
   /** Prepaid: allowed credit; postpaid: credit limit. */
   readonly credit: Micros;
+  /** The balance must stay above this: -credit (prepaid: balance + credit > 0; postpaid: balance > -limit). */
+  readonly credit_floor: Micros;
   readonly unlimited_credit: boolean;
   /** Minimum margin in micro-percent, or null. */
   readonly min_profitability: Micros | null;
@@ -380,16 +382,18 @@ function buildCodeDeck(
 
 function buildCarrier(c: CarrierConfig, at: string, money: MoneyReader): SnapshotCarrier {
   const prepaid = c.mode === 'prepaid';
+  const credit =
+    (prepaid
+      ? money.optional(c.allowed_credit, `${at}.allowed_credit`)
+      : money.optional(c.credit_limit, `${at}.credit_limit`)) ?? 0n;
   return {
     carrier_id: c.carrier_id,
     name: c.name,
     is_active: c.is_active,
     prepaid,
     balance: money.field(c.balance, `${at}.balance`),
-    credit:
-      (prepaid
-        ? money.optional(c.allowed_credit, `${at}.allowed_credit`)
-        : money.optional(c.credit_limit, `${at}.credit_limit`)) ?? 0n,
+    credit,
+    credit_floor: -credit,
     unlimited_credit: c.unlimited_credit ?? false,
     min_profitability: money.optional(c.min_profitability_percent, `${at}.min_profitability_percent`),
     call_limit: limit(c.call_limit, `${at}.call_limit`),
