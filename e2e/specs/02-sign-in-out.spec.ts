@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createAgent, createCarrierUser } from '../support/api';
+import { api } from '@tandem/contract';
+import { createAgent, createCarrierUser, request } from '../support/api';
 import {
   adminToken,
   expectPath,
@@ -57,21 +58,26 @@ test('admin signs in to the dashboard with the module menus and signs out', asyn
   }
   await page.keyboard.press('Escape');
 
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token).toBeTruthy();
   await logout(page);
   await backStaysOut(page);
+  // The session ended on the server too: the old token is refused.
+  expect((await request(api.user.getSessionUser, { token })).envelope.success).toBe(false);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 });
 
 test('a wrong password shows the error and keeps the user out', async ({ page }) => {
   await submitLogin(page, FIRST_ADMIN.name, 'Wrong#2026');
-  await expect(loginForm(page).error).toBeVisible();
-  await expect(loginForm(page).error).not.toBeEmpty();
+  await expect(loginForm(page).error).toHaveText('User name or password is incorrect');
   await expectPath(page, '/auth/login');
   await expect(page.getByTestId('frame-header')).toHaveCount(0);
 
   // Unknown user: the same kind of error.
   await loginForm(page).name.fill('nobody_here');
   await loginForm(page).submit.click();
-  await expect(loginForm(page).error).toBeVisible();
+  await expect(loginForm(page).error).toHaveText('User name or password is incorrect');
+  await expect(page.getByTestId('frame-header')).toHaveCount(0);
 });
 
 test('client signs in to the analytics dashboard with the Billing menu', async ({ page }) => {
