@@ -422,7 +422,13 @@ export const updateDynamicTrunk = endpoint({
   tag,
   access: adminOnly(DYNAMIC_ROUTE_FUNC, 'write'),
   params: poolParams,
-  body: dynamicTrunkBody.omit({ trunk_id: true }).partial(),
+  body: z
+    .object({
+      priority: count.max(1000, { message: 'invalidValue' }).nullable().optional(),
+      call_limit: count.nullable().optional(),
+      cps_limit: count.nullable().optional(),
+    })
+    .strict(),
   payload: z.null(),
 });
 export const removeDynamicTrunk = endpoint({

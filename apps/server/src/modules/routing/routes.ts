@@ -1,9 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
+import { registerBlockList } from './block-list';
+import { registerDynamicRoutes } from './dynamic-routes';
 import { registerEngineRoutes } from './engine-routes';
 import { LiveState } from './live-state';
+import { registerPlans } from './plans';
+import { registerRoutingSettings } from './settings-routes';
 import { SnapshotService } from './snapshot-service';
+import { registerStaticRoutes } from './static-routes';
 import { registerSwitchApi } from './switch-api';
+import { registerRoutingTools } from './tools';
+import { registerRoutingWizard } from './wizard';
 
 /**
  * routing (issue 3): routing plans, static and dynamic routes, block lists, routing settings and the
@@ -16,6 +23,13 @@ export function registerRouting(app: FastifyInstance, s: Services): void {
   app.addHook('onReady', async () => engine.start());
   app.addHook('onClose', async () => engine.stop());
 
+  registerPlans(app, s);
+  registerStaticRoutes(app, s);
+  registerDynamicRoutes(app, s);
+  registerBlockList(app, s);
+  registerRoutingSettings(app, s);
+  registerRoutingWizard(app, s);
   registerEngineRoutes(app, s, engine);
   registerSwitchApi(app, s, engine, live);
+  registerRoutingTools(app, s, engine, live);
 }

@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { Ctx } from '../../http/context';
+import { invalidField } from '../../http/errors';
+
+/**
+ * Helpers shared by the routing resources: who writes (for updated_by), existence checks of the
+ * rows a route or prefix row points to, counts for the delete refusal.
+ */
+
+/** Name of the user behind a request body (set in validate, read in toColumns of the generic CRUD). */
+const writers = new WeakMap<object, string>();
+export function noteWriter(body: object, ctx: Ctx<unknown, unknown, unknown>): void {
+  writers.set(body, ctx.actor?.user.name ?? 'system');
+}
+export function writerOf(body: object): string {
+  return writers.get(body) ?? 'system';
+}
+
+export async function countWhere(
+  db: Db,
+  table: 'trunks' | 'trunk_routing_rows' | 'products' | 'routing_plan_rows',
+  column: string,
+  id: number,
+): Promise<number> {
+  const r = await db
+    .selectFrom(table)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where(sql.ref(column), '=', id)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Refuses a reference to a row that does not exist, naming the field. */
+export async function mustExist(
+  db: Db,
+  table: 'static_routes' | 'dynamic_routes' | 'time_profiles' | 'routing_plans',
+  column: string,
+  id: number | null | undefined,
+  field: string,
+  key: 'routeNotDefined' | 'invalidValue' = 'invalidValue',
+): Promise<void> {
+  if (id == null) return;
+  const row = await db
+    .selectFrom(table)
+    .select(sql.ref(column).as('id'))
+    .where(sql.ref(column), '=', id)
+    .executeTakeFirst();
+  if (!row) throw invalidField(field, key, [field]);
+}
+
+/** The egress trunks among `ids` that exist: refuses an unknown trunk or one that is not egress. */
+export async function egressTrunks(
+  db: Db,
+  ids: readonly number[],
+  field: (i: number) => string,
+): Promise<void> {
+  if (!ids.length) return;
+  const rows = await db
+    .selectFrom('trunks')
+    .select(['trunk_id', 'name', 'direction'])
+    .where('trunk_id', 'in', [...ids])
+    .execute();
+  const byId = new Map(rows.map((r) => [r.trunk_id, r]));
+  for (const [i, id] of ids.entries()) {
+    const t = byId.get(id);
+    if (!t) throw invalidField(field(i), 'routeNotDefined', [field(i)]);
+    if (t.direction !== 'egress') throw invalidField(field(i), 'trunkWrongType', [t.name, 'egress']);
+  }
+}
