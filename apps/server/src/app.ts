@@ -30,9 +30,9 @@ export interface BuiltApp {
  */
 export async function buildApp(
   config: AppConfig,
-  opts: { memoryDb?: boolean; logger?: boolean } = {},
+  opts: { memoryDb?: boolean; logger?: boolean; pgliteDataDir?: Blob } = {},
 ): Promise<BuiltApp> {
-  const database = await openDatabase(config, { memory: opts.memoryDb });
+  const database = await openDatabase(config, { memory: opts.memoryDb, loadDataDir: opts.pgliteDataDir });
   await migrateToLatest(database.db);
   await seedReferenceData(database.db);
 
@@ -46,7 +46,12 @@ export async function buildApp(
     frameworkErrors: (_err, req, reply) => {
       void (reply as FastifyReply)
         .status(400)
-        .send(errorEnvelope(ErrorCode.validation, message('invalidValue', services.i18n.languageOf(req), ['URL'])));
+        .send(
+          errorEnvelope(
+            ErrorCode.validation,
+            message('invalidValue', services.i18n.languageOf(req), ['URL']),
+          ),
+        );
     },
   });
   const services = buildServices(config, database.db, database.kind, app.log as unknown as Logger);
@@ -61,7 +66,12 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, preCompressed: true });
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      prefix: '/',
+      wildcard: false,
+      preCompressed: true,
+    });
   }
 
   return {

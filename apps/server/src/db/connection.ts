@@ -17,8 +17,15 @@ export interface DatabaseHandle {
 // int8 (counts, bigserial ids) as JavaScript numbers on both drivers; NUMERIC stays a string (exact money).
 pg.types.setTypeParser(20, (v) => Number(v));
 
-/** PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (or in memory for ':memory:'). */
-export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>, opts: { memory?: boolean } = {}): Promise<DatabaseHandle> {
+/**
+ * PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (or in memory for ':memory:').
+ * `loadDataDir`: an in-memory PGlite starts from this dumped data directory instead of running initdb
+ * (tests start one database per file from a cached, already migrated cluster).
+ */
+export async function openDatabase(
+  config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>,
+  opts: { memory?: boolean; loadDataDir?: Blob } = {},
+): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
@@ -29,7 +36,7 @@ export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'data
   }
   let pglite: PGlite;
   if (opts.memory) {
-    pglite = await PGlite.create();
+    pglite = await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : undefined);
   } else {
     const dir = path.join(config.dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });

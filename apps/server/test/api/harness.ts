@@ -1,13 +1,26 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { ErrorCode } from '@tandem/contract';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
 import { buildApp, type BuiltApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { migrateToLatest } from '../../src/db/migrate';
+import { pgliteDialect } from '../../src/db/pglite-dialect';
+import type { Database } from '../../src/db/schema';
+import { seedReferenceData } from '../../src/db/seed';
 import { hashToken } from '../../src/modules/auth/tokens';
+
+const require = createRequire(import.meta.url);
 
 /**
  * Starts the whole server in-process for one test file: PGlite in memory by default, or, when
@@ -56,7 +69,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     WEB_DIST: '/nonexistent',
     ...env,
   });
-  const built = await buildApp(config, { memoryDb: !databaseUrl, logger: false });
+  const built = await buildApp(config, {
+    memoryDb: !databaseUrl,
+    logger: false,
+    pgliteDataDir: databaseUrl ? undefined : await migratedCluster(),
+  });
 
   const call: Harness['call'] = async (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -103,6 +120,46 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       }
     },
   };
+}
+
+/**
+ * A PGlite cluster already migrated and seeded, dumped once into the temp directory and keyed by a
+ * hash of the database code (migrations, seed, menu catalogue) and the PGlite version: loading it
+ * is several times faster than initdb plus every migration, which dominated each file's start-up.
+ * buildApp still migrates and seeds (both no-ops then), so a stale dump could only cost time.
+ */
+async function migratedCluster(): Promise<Blob | undefined> {
+  try {
+    const file = path.join(os.tmpdir(), `tandem-pglite-${databaseFingerprint()}.tgz`);
+    if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+    const pglite = await PGlite.create();
+    const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
+    await migrateToLatest(db);
+    await seedReferenceData(db);
+    const dump = await pglite.dumpDataDir('gzip');
+    await db.destroy();
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(tmp, file);
+    return dump;
+  } catch {
+    return undefined; // fall back to initdb and migrations
+  }
+}
+
+function databaseFingerprint(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const pglitePkg = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  const files = [
+    ...fs
+      .readdirSync(path.join(here, '../../src/db'), { recursive: true, encoding: 'utf8' })
+      .map((f) => path.join(here, '../../src/db', f)),
+    path.join(here, '../../../../packages/contract/src/menu.ts'),
+    pglitePkg,
+  ].filter((f) => fs.statSync(f).isFile());
+  const hash = createHash('sha256');
+  for (const f of files.sort()) hash.update(f).update(fs.readFileSync(f));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** Creates a carrier with a portal user (via the admin API) and returns its id and token. */

@@ -104,8 +104,10 @@ describe('the contract and the app agree', () => {
       if (!e.raw || res.statusCode >= 400) {
         const body = res.json() as { success: boolean; error: { code: number } | null };
         expect(typeof body.success, `${e.method} ${url}`).toBe('boolean');
-        // Without a token, every non-public call asks the caller to sign in.
-        if (e.access.kind !== 'public') expect(body.error?.code, `${e.method} ${url}`).toBe(130);
+        // Without a token, every call that needs a session asks the caller to sign in.
+        if (e.access.kind === 'session' || e.access.kind === 'admin')
+          expect(body.error?.code, `${e.method} ${url}`).toBe(130);
+        if (e.access.kind === 'switch') expect(body.success, `${e.method} ${url}`).toBe(false);
       }
     }
   });
