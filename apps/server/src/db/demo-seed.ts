@@ -92,6 +92,7 @@ export async function seedDemoData(
       const clientId = await ensureCarrier(trx, def, def.via_agent ? agentId : null, now, audit);
       const user = await ensureUser(def.client_type, def.login, { user_type: 'client', client_id: clientId });
       await ensureCarrierLife(trx, def, clientId, user.userId, now, audit);
+      await ensureTrunks(trx, def, clientId, now, audit);
       if (user.isNew) {
         for (const si of def.signins) {
           await trx
@@ -305,6 +306,47 @@ async function ensureCarrierLife(
       .returningAll()
       .executeTakeFirstOrThrow();
     await audit(trx, 'ticket', row.id, row);
+  }
+}
+
+/** The carrier's trunks (looked up by name), with their hosts. */
+async function ensureTrunks(
+  trx: Db,
+  def: DemoCarrier,
+  clientId: number,
+  now: Date,
+  audit: Audit,
+): Promise<void> {
+  for (const t of def.trunks) {
+    const found = await trx
+      .selectFrom('trunks')
+      .select('trunk_id')
+      .where(sql<string>`lower(name)`, '=', t.name.toLowerCase())
+      .executeTakeFirst();
+    if (found) continue;
+    const row = await trx
+      .insertInto('trunks')
+      .values({
+        carrier_id: clientId,
+        name: t.name,
+        direction: t.direction,
+        tech_prefix: t.tech_prefix,
+        call_limit: t.call_limit,
+        cps_limit: null,
+        rate_table_id: null,
+        routing_plan_id: null,
+        min_profitability: null,
+        random_ani_group_id: null,
+        rounding: null,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('trunk_hosts')
+      .values(t.hosts.map((h, i) => ({ trunk_id: row.trunk_id, host: h.host, port: h.port, ordering: i })))
+      .execute();
+    await audit(trx, 'trunk', row.trunk_id, { ...row, hosts: t.hosts });
   }
 }
 

@@ -26,6 +26,15 @@ export interface DemoInvoice {
   due_days: number;
 }
 
+/** A trunk of a demo carrier: customers send from an ingress trunk's host, vendors receive on an egress trunk's. */
+export interface DemoTrunk {
+  name: string;
+  direction: 'ingress' | 'egress';
+  hosts: { host: string; port: number | null }[];
+  tech_prefix: string;
+  call_limit: number | null;
+}
+
 export interface DemoCarrier {
   name: string;
   company: string;
@@ -48,6 +57,7 @@ export interface DemoCarrier {
   }[];
   /** Sign-ins recorded for the portal user when it is created (minutes before the seeding). */
   signins: { minutes_ago: number; result: 'success' | 'failed'; ip: string }[];
+  trunks: DemoTrunk[];
 }
 
 export interface DemoAgent {
@@ -183,6 +193,15 @@ export const DEMO: DemoData = {
         { minutes_ago: 120, result: 'failed', ip: '198.51.100.23' },
         { minutes_ago: 119, result: 'success', ip: '198.51.100.23' },
       ],
+      trunks: [
+        {
+          name: 'Demo Client In',
+          direction: 'ingress',
+          hosts: [{ host: '198.51.100.23', port: 5060 }],
+          tech_prefix: '',
+          call_limit: 100,
+        },
+      ],
     },
     {
       name: 'Demo Vendor',
@@ -214,6 +233,15 @@ export const DEMO: DemoData = {
       invoices: [],
       tickets: [],
       signins: [{ minutes_ago: 240, result: 'success', ip: '203.0.113.40' }],
+      trunks: [
+        {
+          name: 'Demo Vendor Out',
+          direction: 'egress',
+          hosts: [{ host: '203.0.113.40', port: 5060 }],
+          tech_prefix: '',
+          call_limit: 500,
+        },
+      ],
     },
   ],
   switches: [

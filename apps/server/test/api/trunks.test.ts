@@ -683,3 +683,19 @@ describe('trunks: permissions and tenancy', () => {
     denied(await h.call('GET', '/api/trunk/lookups', { token: own.token }));
   });
 });
+
+describe('demo data', () => {
+  it('seeds one customer ingress trunk and one vendor egress trunk, once', async () => {
+    const { seedDemoData } = await import('../../src/db/demo-seed');
+    await seedDemoData(h.built.services);
+    const again = await seedDemoData(h.built.services);
+    expect(again.created.trunk).toBeUndefined();
+    const rows = ok(
+      await h.call<{ items: Trunk[] }>('GET', '/api/trunk/list?name=Demo&per_page=10', { token: admin }),
+    ).items;
+    expect(rows.map((t) => [t.name, t.direction, t.carrier_name, t.hosts[0]?.host])).toEqual([
+      ['Demo Client In', 'ingress', 'Demo Client', '198.51.100.23'],
+      ['Demo Vendor Out', 'egress', 'Demo Vendor', '203.0.113.40'],
+    ]);
+  });
+});
