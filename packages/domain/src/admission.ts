@@ -1,6 +1,6 @@
 /**
- * Admission checks shared by the ingress side (customer) and the egress side (vendor):
- * credit and call/CPS limits.
+ * Step 2 of the call path, admission: the ingress trunk and its customer active, credit, call
+ * and CPS limits. The limit checks serve the egress side (vendors) too.
  *
  * Credit: unlimited credit always passes; prepaid passes while balance + allowed credit > 0;
  * postpaid while balance > -credit limit (a postpaid customer with limit 100 may owe up to,
@@ -10,10 +10,15 @@
  * call excluded; a limit of N admits the call while the counter is below N. A null limit is
  * no limit; a limit of 0 admits nothing.
  */
-import { toMicros } from './money';
+import type { IngressMatch } from './ingress-match';
+import { formatMoney, toMicros } from './money';
 import type { Micros } from './money';
+import { REJECT } from './reject-codes';
+import type { RejectCode } from './reject-codes';
 import type { RoutingState } from './routing-types';
-import type { SnapshotCarrier } from './snapshot';
+import type { SnapshotCarrier } from './snapshot-types';
+import { traceStep } from './trace';
+import type { TraceStep } from './trace';
 
 /** The carrier's balance: the live one from the state when given, else the snapshot's. */
 export function liveBalance(carrier: SnapshotCarrier, state: RoutingState): Micros {
@@ -65,4 +70,82 @@ export function limitFigures(
     carrier_cps: state.carrier_cps?.get(carrier.carrier_id) ?? 0,
     carrier_cps_limit: carrier.cps_limit,
   };
+}
+
+const LIMIT_REJECT: Readonly<Record<LimitHit, RejectCode>> = {
+  trunk_call_limit: REJECT.TRUNK_CALL_LIMIT,
+  trunk_cps_limit: REJECT.TRUNK_CPS_LIMIT,
+  carrier_call_limit: REJECT.CUSTOMER_CALL_LIMIT,
+  carrier_cps_limit: REJECT.CUSTOMER_CPS_LIMIT,
+};
+
+/** Step 2 up to the digit rules: active, credit, limits. Returns the refusal, or null. */
+export function admit(
+  match: IngressMatch,
+  state: RoutingState,
+  trace: TraceStep[] | null,
+): RejectCode | null {
+  const trunk = match.trunk;
+  const carrier = trunk.carrier;
+  if (!trunk.is_active) {
+    trace?.push(traceStep('admission', 'fail', `Ingress trunk ${trunk.name} is inactive.`));
+    return REJECT.INGRESS_TRUNK_INACTIVE;
+  }
+  if (carrier === null || !carrier.is_active) {
+    trace?.push(
+      traceStep(
+        'admission',
+        'fail',
+        `Customer ${carrier?.name ?? `#${trunk.carrier_id}`} is ${carrier ? 'inactive' : 'unknown'}.`,
+      ),
+    );
+    return REJECT.CUSTOMER_INACTIVE;
+  }
+  trace?.push(traceStep('admission', 'ok', `Trunk ${trunk.name} and customer ${carrier.name} are active.`));
+
+  const balance = liveBalance(carrier, state);
+  if (!creditAllows(carrier, balance)) {
+    trace?.push(
+      traceStep(
+        'admission',
+        'fail',
+        carrier.prepaid
+          ? `Prepaid balance ${formatMoney(balance)} + allowed credit ${formatMoney(carrier.credit)} is not above 0.`
+          : `Postpaid balance ${formatMoney(balance)} is not above the credit limit -${formatMoney(carrier.credit)}.`,
+        { balance: formatMoney(balance), credit: formatMoney(carrier.credit) },
+      ),
+    );
+    return REJECT.INSUFFICIENT_BALANCE;
+  }
+  trace?.push(
+    traceStep(
+      'admission',
+      'ok',
+      carrier.unlimited_credit
+        ? `Customer ${carrier.name} has unlimited credit.`
+        : `Balance ${formatMoney(balance)} allows the call (${carrier.prepaid ? 'prepaid, allowed credit' : 'postpaid, credit limit'} ${formatMoney(carrier.credit)}).`,
+    ),
+  );
+
+  const hit = limitReached(state, trunk.trunk_id, trunk, carrier);
+  if (hit !== null) {
+    trace?.push(
+      traceStep(
+        'admission',
+        'fail',
+        `Limit reached: ${hit}.`,
+        limitFigures(state, trunk.trunk_id, trunk, carrier),
+      ),
+    );
+    return LIMIT_REJECT[hit];
+  }
+  trace?.push(
+    traceStep(
+      'admission',
+      'ok',
+      'Call and CPS limits of trunk and customer allow the call.',
+      limitFigures(state, trunk.trunk_id, trunk, carrier),
+    ),
+  );
+  return null;
 }

@@ -25,7 +25,7 @@ import type {
   SnapshotRateTable,
   RouteTrunk,
   SnapshotStaticItem,
-} from './snapshot';
+} from './snapshot-types';
 import { timeProfileCovers } from './time-profile';
 import type { CompiledTimeProfile } from './time-profile';
 import { traceStep } from './trace';

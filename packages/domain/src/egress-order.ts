@@ -17,7 +17,7 @@
 import type { DynamicRule } from './config';
 import type { Jurisdiction, RateColumn } from './jurisdiction';
 import type { Micros } from './money';
-import type { SnapshotRateTable, SnapshotTrunk } from './snapshot';
+import type { SnapshotRateTable, SnapshotTrunk } from './snapshot-types';
 
 export interface EgressCandidate {
   readonly trunk: SnapshotTrunk;

@@ -8,6 +8,7 @@
  * standard SIP reason phrase of the returned code.
  */
 import type { FailoverRuleConfig } from './config';
+import type { RoutingSnapshot } from './snapshot-types';
 
 export type FailoverOutcome = 'next' | { readonly return_code: number; readonly return_clause: string };
 
@@ -57,4 +58,9 @@ export function applyFailover(
   if (action === 'next') return 'next';
   const returnCode = rule?.return_code ?? sipCode;
   return { return_code: returnCode, return_clause: rule?.return_clause ?? sipReasonPhrase(returnCode) };
+}
+
+/** applyFailover for a trunk of a snapshot, with the snapshot's system default rules; an unknown trunk gets the defaults only. */
+export function failoverFor(snapshot: RoutingSnapshot, trunkId: number, sipCode: number): FailoverOutcome {
+  return applyFailover(snapshot.trunks.get(trunkId) ?? {}, sipCode, snapshot.settings.default_failover_rules);
 }

@@ -1,22 +1,105 @@
-/** @tandem/domain: pure business logic of the carrier platform (no I/O). */
-export * from './money';
-export * from './prefix-index';
-export * from './rating';
-export * from './jurisdiction';
-export * from './time-profile';
-export * from './digits';
-export * from './block-list';
-export * from './config';
-export * from './network';
-export * from './reject-codes';
-export * from './failover';
-export * from './trace';
-export * from './snapshot';
-export * from './admission';
-export * from './ingress-match';
-export * from './egress-order';
-export * from './egress-candidates';
-export * from './routing-types';
-export * from './routing';
-export * from './code-deck';
-export * from './rate-store';
+/**
+ * @tandem/domain: the pure business logic of the carrier platform (no I/O).
+ *
+ * Money (exact, micro-units), rating (billed duration, cost), US jurisdiction, time profiles,
+ * number handling, block lists, and the routing engine: a RoutingSnapshot built once from plain
+ * configuration, and decide() per call.
+ */
+
+// Money and rating
+export type { Micros, MoneyInput } from './money';
+export {
+  MICROS_PER_UNIT,
+  MONEY_SCALE,
+  MoneyFormatError,
+  addMoney,
+  chargeForSeconds,
+  divideMoney,
+  divideRoundHalfUp,
+  formatMoney,
+  formatMoneyDifference,
+  marginPercent,
+  maximumCost,
+  meetsMinimumMargin,
+  parseMoney,
+  roundMoney,
+  subtractMoney,
+  sumMoney,
+  toMicros,
+} from './money';
+export type { BillingIncrements, LegTerms, RatedCall, RatedLeg } from './rating';
+export { BillingTermsError, billedDuration, callCost, rateCall, rateLeg } from './rating';
+export type { PricedNumber, RatedCdrLeg } from './cdr-rating';
+export { priceNumber, rateCdrLeg } from './cdr-rating';
+
+// Lookups
+export type { PrefixRow } from './prefix-index';
+export { PrefixCodeError, PrefixIndex } from './prefix-index';
+export { CodeDeck, DeckPath } from './code-deck';
+export type { RateRow } from './rate-store';
+export { RateStore } from './rate-store';
+export type {
+  DefaultIjRule,
+  Jurisdiction,
+  JurisdictionData,
+  JurisdictionalRates,
+  NpaNxxInfo,
+  RateColumn,
+  RateTableType,
+} from './jurisdiction';
+export { JurisdictionIndex, nanpOffset, nanpTenDigits, rateColumnFor, rateInColumn } from './jurisdiction';
+export type { CompiledTimeProfile, TimeProfileConfig, TimeProfileType } from './time-profile';
+export {
+  TimeProfileError,
+  compileTimeProfile,
+  matchesTimeProfile,
+  parseTimeOfDay,
+  timeProfileCovers,
+} from './time-profile';
+
+// Numbers, hosts, block lists
+export type {
+  DigitManipulationAction,
+  DigitManipulationRule,
+  DigitReplacementRule,
+  LengthCondition,
+  NumberField,
+  NumberRewrite,
+  TrunkNumberRules,
+} from './digits';
+export {
+  applyDigitManipulation,
+  applyDigitReplacement,
+  compileNumberRules,
+  rewriteNumber,
+  stripTechPrefix,
+} from './digits';
+export type { HostMatch } from './network';
+export { HostIndex, ipv4InNetwork, maskOf, parseIpv4 } from './network';
+export type { BlockListEntry } from './block-list';
+export { BlockList, blockEntryMatches } from './block-list';
+
+// Routing engine
+export type * from './config';
+export type * from './snapshot-types';
+export { SnapshotError } from './snapshot-types';
+export { buildSnapshot } from './snapshot';
+export type {
+  CallAttempt,
+  DecideOptions,
+  EgressRoute,
+  IngressLeg,
+  RoutingDecision,
+  RoutingState,
+} from './routing-types';
+export { createRoutingState } from './routing-types';
+export { decide } from './routing';
+export type { EgressDropReason, RejectCode, RejectReason } from './reject-codes';
+export { EGRESS_DROP, REJECT } from './reject-codes';
+export type { TraceOutcome, TraceStep, TraceStepName } from './trace';
+export type { FailoverOutcome, FailoverTrunk } from './failover';
+export { applyFailover, failoverFor, sipReasonPhrase } from './failover';
+export type { IngressMatch, IngressSearch } from './ingress-match';
+export { findIngress } from './ingress-match';
+export type { LimitHit } from './admission';
+export { creditAllows, limitReached, liveBalance } from './admission';

@@ -11,7 +11,7 @@
  *   4. the lowest trunk id (so the answer never depends on load order).
  */
 import type { HostMatch } from './network';
-import type { RoutingSnapshot, IngressProduct, SnapshotTrunk } from './snapshot';
+import type { RoutingSnapshot, IngressProduct, SnapshotTrunk } from './snapshot-types';
 
 export interface IngressMatch {
   readonly trunk: SnapshotTrunk;

@@ -25,8 +25,7 @@
  * Money in the answer is text: rates at their table's decimal places, the margin per minute
  * (ingress rate - vendor rate) at the larger of the two tables' decimal places.
  */
-import { creditAllows, limitFigures, limitReached, liveBalance } from './admission';
-import type { LimitHit } from './admission';
+import { admit } from './admission';
 import { rewriteNumber, stripTechPrefix } from './digits';
 import { DeckPath } from './code-deck';
 import {
@@ -42,7 +41,6 @@ import { findIngress } from './ingress-match';
 import type { IngressMatch } from './ingress-match';
 import { rateColumnFor } from './jurisdiction';
 import type { Jurisdiction } from './jurisdiction';
-import { formatMoney } from './money';
 import { EGRESS_DROP, REJECT } from './reject-codes';
 import type { RejectCode } from './reject-codes';
 import type { EgressCandidate } from './egress-order';
@@ -54,7 +52,7 @@ import type {
   RoutingDecision,
   RoutingState,
 } from './routing-types';
-import type { RoutingSnapshot, SnapshotCarrier, SnapshotPlanRow } from './snapshot';
+import type { RoutingSnapshot, SnapshotCarrier, SnapshotPlanRow } from './snapshot-types';
 import { traceStep } from './trace';
 import type { TraceStep } from './trace';
 
@@ -62,13 +60,6 @@ const NO_STATE: RoutingState = {};
 /** Scratch for the DNIS walk; decide() is synchronous, so one per thread is enough. */
 const DNIS_PATH = new DeckPath();
 const NO_TRACE: readonly TraceStep[] = [];
-
-const LIMIT_REJECT: Readonly<Record<LimitHit, RejectCode>> = {
-  trunk_call_limit: REJECT.TRUNK_CALL_LIMIT,
-  trunk_cps_limit: REJECT.TRUNK_CPS_LIMIT,
-  carrier_call_limit: REJECT.CUSTOMER_CALL_LIMIT,
-  carrier_cps_limit: REJECT.CUSTOMER_CPS_LIMIT,
-};
 
 function isDigits(number: string): boolean {
   if (number.length === 0) return false;
@@ -134,73 +125,6 @@ function ingressLeg(
     code_name: codeName,
     jurisdiction,
   };
-}
-
-/** Step 2 up to the digit rules: active, credit, limits. Returns the refusal, or null. */
-function admit(match: IngressMatch, state: RoutingState, trace: TraceStep[] | null): RejectCode | null {
-  const trunk = match.trunk;
-  const carrier = trunk.carrier;
-  if (!trunk.is_active) {
-    trace?.push(traceStep('admission', 'fail', `Ingress trunk ${trunk.name} is inactive.`));
-    return REJECT.INGRESS_TRUNK_INACTIVE;
-  }
-  if (carrier === null || !carrier.is_active) {
-    trace?.push(
-      traceStep(
-        'admission',
-        'fail',
-        `Customer ${carrier?.name ?? `#${trunk.carrier_id}`} is ${carrier ? 'inactive' : 'unknown'}.`,
-      ),
-    );
-    return REJECT.CUSTOMER_INACTIVE;
-  }
-  trace?.push(traceStep('admission', 'ok', `Trunk ${trunk.name} and customer ${carrier.name} are active.`));
-
-  const balance = liveBalance(carrier, state);
-  if (!creditAllows(carrier, balance)) {
-    trace?.push(
-      traceStep(
-        'admission',
-        'fail',
-        carrier.prepaid
-          ? `Prepaid balance ${formatMoney(balance)} + allowed credit ${formatMoney(carrier.credit)} is not above 0.`
-          : `Postpaid balance ${formatMoney(balance)} is not above the credit limit -${formatMoney(carrier.credit)}.`,
-        { balance: formatMoney(balance), credit: formatMoney(carrier.credit) },
-      ),
-    );
-    return REJECT.INSUFFICIENT_BALANCE;
-  }
-  trace?.push(
-    traceStep(
-      'admission',
-      'ok',
-      carrier.unlimited_credit
-        ? `Customer ${carrier.name} has unlimited credit.`
-        : `Balance ${formatMoney(balance)} allows the call (${carrier.prepaid ? 'prepaid, allowed credit' : 'postpaid, credit limit'} ${formatMoney(carrier.credit)}).`,
-    ),
-  );
-
-  const hit = limitReached(state, trunk.trunk_id, trunk, carrier);
-  if (hit !== null) {
-    trace?.push(
-      traceStep(
-        'admission',
-        'fail',
-        `Limit reached: ${hit}.`,
-        limitFigures(state, trunk.trunk_id, trunk, carrier),
-      ),
-    );
-    return LIMIT_REJECT[hit];
-  }
-  trace?.push(
-    traceStep(
-      'admission',
-      'ok',
-      'Call and CPS limits of trunk and customer allow the call.',
-      limitFigures(state, trunk.trunk_id, trunk, carrier),
-    ),
-  );
-  return null;
 }
 
 export function decide(

@@ -9,147 +9,45 @@
  * time "25:00") do stop it, with a SnapshotError naming the field.
  */
 import { BlockList } from './block-list';
-import { CodeDeck } from './code-deck';
-import { RateStore } from './rate-store';
-import type { RateRow } from './rate-store';
 import { compileNumberRules } from './digits';
-import type { TrunkNumberRules } from './digits';
 import { JurisdictionIndex } from './jurisdiction';
-import type { DefaultIjRule, JurisdictionalRates, RateColumn, RateTableType } from './jurisdiction';
-import { formatMoney, toMicros } from './money';
-import type { Micros, MoneyInput } from './money';
+import { formatMoney } from './money';
 import { HostIndex } from './network';
-import { PrefixCodeError, PrefixIndex } from './prefix-index';
-import type { PrefixRow } from './prefix-index';
+import { PrefixIndex } from './prefix-index';
+import { MoneyReader, buildCodeDeck, rateTableHead } from './snapshot-rates';
+import { SnapshotError } from './snapshot-types';
+import type {
+  RouteTrunk,
+  RoutingSnapshot,
+  SnapshotCarrier,
+  SnapshotDynamicRoute,
+  SnapshotPlanRow,
+  SnapshotRateTable,
+  SnapshotRoutingPlan,
+  SnapshotStaticItem,
+  SnapshotStaticRoute,
+  SnapshotTrunk,
+} from './snapshot-types';
 import { compileTimeProfile } from './time-profile';
 import type { CompiledTimeProfile } from './time-profile';
 import type {
-  BillBy,
   CarrierConfig,
   DynamicRouteConfig,
   DynamicRouteTrunkConfig,
-  DynamicRule,
-  QosFigures,
   EngineConfig,
-  FailoverRuleConfig,
-  RateRowConfig,
-  RateTableConfig,
-  RouteType,
   RoutingPlanConfig,
   StaticRouteConfig,
   StaticRouteTrunkConfig,
-  StaticStrategy,
   TrunkConfig,
-  TrunkDirection,
-  TrunkHostConfig,
 } from './config';
 
-export class SnapshotError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(`${field}: ${message}`);
-    this.name = 'SnapshotError';
-  }
-}
+export * from './snapshot-types';
 
-export interface SnapshotCarrier {
-  readonly carrier_id: number;
-  readonly name: string;
-  readonly is_active: boolean;
-  readonly prepaid: boolean;
-  readonly balance: Micros;
-  /** Prepaid: allowed credit; postpaid: credit limit. */
-  readonly credit: Micros;
-  /** The balance must stay above this: -credit (prepaid: balance + credit > 0; postpaid: balance > -limit). */
-  readonly credit_floor: Micros;
-  readonly unlimited_credit: boolean;
-  /** Minimum margin in micro-percent, or null. */
-  readonly min_profitability: Micros | null;
-  readonly call_limit: number | null;
-  readonly cps_limit: number | null;
-}
-
-export interface SnapshotRateTable {
-  readonly rate_table_id: number;
-  readonly name: string;
-  readonly type: RateTableType;
-  readonly decimals: number;
-  readonly require_local_rate: boolean;
-  /** Slot of this table in the snapshot's code deck. */
-  readonly slot: number;
-  readonly row_count: number;
-  /** One-off lookup (tools, tests); decide() walks the code deck once per call instead. */
-  lookup(number: string, atMs: number): RateRow | undefined;
-}
-
-export interface IngressProduct {
-  readonly tech_prefix: string;
-  readonly rate_table_id: number | null;
-  readonly rate_table: SnapshotRateTable | null;
-  readonly routing_plan_id: number | null;
-  readonly routing_plan: SnapshotRoutingPlan | null;
-}
-
-export interface SnapshotTrunk {
-  readonly trunk_id: number;
-  readonly carrier_id: number;
-  readonly carrier: SnapshotCarrier | null;
-  readonly name: string;
-  readonly direction: TrunkDirection;
-  readonly is_active: boolean;
-  readonly hosts: readonly TrunkHostConfig[];
-  readonly tech_prefix: string;
-  /** Ingress: the products told apart by tech prefix, longest prefix first. */
-  readonly products: readonly IngressProduct[];
-  /** Egress: the vendor rate table. */
-  readonly rate_table_id: number | null;
-  readonly rate_table: SnapshotRateTable | null;
-  readonly bill_by: BillBy;
-  readonly min_profitability: Micros | null;
-  readonly call_limit: number | null;
-  readonly cps_limit: number | null;
-  readonly numbers: TrunkNumberRules;
-  readonly failover_rules: readonly FailoverRuleConfig[];
-  /** The block list has entries for this trunk. */
-  readonly has_block_list: boolean;
-}
-
-export interface SnapshotPlanRow extends PrefixRow {
-  readonly code: string;
-  readonly ani_prefix: string;
-  readonly dnis_min_length: number;
-  readonly dnis_max_length: number;
-  readonly ani_min_length: number;
-  readonly ani_max_length: number;
-  readonly route_type: RouteType;
-  readonly route_id: number;
-  readonly time_profile_id: number | null;
-  readonly time_profile: CompiledTimeProfile | null;
-  readonly static_route: SnapshotStaticRoute | null;
-  readonly dynamic_route: SnapshotDynamicRoute | null;
-}
-
-export interface SnapshotRoutingPlan {
-  readonly routing_plan_id: number;
-  readonly name: string;
-  readonly index: PrefixIndex<SnapshotPlanRow>;
-}
-
-/** A trunk listed in a static item or a dynamic pool, resolved to the snapshot's trunk. */
-export interface RouteTrunk {
-  readonly trunk_id: number;
-  /** Null when the id names no trunk (the call's trace says so). */
-  readonly trunk: SnapshotTrunk | null;
-  /** Static percentage strategy weight (0 when not set). */
-  readonly percentage: number;
-  /** Dynamic LCR tie-break, lower first (MAX_SAFE_INTEGER when not set). */
-  readonly priority: number;
-  /** Limits of this trunk within the dynamic route. */
-  readonly call_limit: number | null;
-  readonly cps_limit: number | null;
-  readonly qos: QosFigures | null;
+function limit(value: number | null | undefined, field: string): number | null {
+  if (value == null) return null;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new SnapshotError(field, `must be an integer >= 0, got ${value}`);
+  return value;
 }
 
 interface MutableRouteTrunk extends Omit<RouteTrunk, 'trunk'> {
@@ -171,213 +69,6 @@ function routeTrunk(
   };
   pending.push(entry);
   return entry;
-}
-
-export interface SnapshotStaticItem extends PrefixRow {
-  readonly code: string;
-  readonly strategy: StaticStrategy;
-  readonly time_profile_id: number | null;
-  readonly time_profile: CompiledTimeProfile | null;
-  readonly trunks: readonly RouteTrunk[];
-  /** Key of this item's round-robin cursor in RoutingState.round_robin. */
-  readonly cursor_key: string;
-}
-
-export interface SnapshotStaticRoute {
-  readonly static_route_id: number;
-  readonly name: string;
-  readonly route_by: BillBy;
-  readonly index: PrefixIndex<SnapshotStaticItem>;
-}
-
-export interface SnapshotDynamicRoute {
-  readonly dynamic_route_id: number;
-  readonly name: string;
-  readonly rule: DynamicRule;
-  readonly time_profile_id: number | null;
-  readonly time_profile: CompiledTimeProfile | null;
-  readonly trunks: readonly RouteTrunk[];
-}
-
-export interface SnapshotSettings {
-  readonly default_ij_rule: DefaultIjRule;
-  readonly utc_offset_minutes: number;
-  readonly default_failover_rules: readonly FailoverRuleConfig[];
-  readonly max_routes: number | null;
-}
-
-export interface RoutingSnapshot {
-  readonly carriers: ReadonlyMap<number, SnapshotCarrier>;
-  readonly trunks: ReadonlyMap<number, SnapshotTrunk>;
-  readonly rate_tables: ReadonlyMap<number, SnapshotRateTable>;
-  /** Every code of every rate table in one trie (code-deck.ts). */
-  readonly code_deck: CodeDeck;
-  /** The rows of every rate table, by code deck row number. */
-  readonly rates: RateStore;
-  readonly routing_plans: ReadonlyMap<number, SnapshotRoutingPlan>;
-  readonly static_routes: ReadonlyMap<number, SnapshotStaticRoute>;
-  readonly dynamic_routes: ReadonlyMap<number, SnapshotDynamicRoute>;
-  readonly time_profiles: ReadonlyMap<number, CompiledTimeProfile>;
-  readonly ingress_hosts: HostIndex<SnapshotTrunk>;
-  readonly block_list: BlockList;
-  readonly jurisdiction: JurisdictionIndex;
-  readonly settings: SnapshotSettings;
-  /** Formats money at 0..6 places (formatMoney). */
-  readonly format: (amount: Micros, decimals: number) => string;
-  /** Dangling references found while building. */
-  readonly warnings: readonly string[];
-}
-
-/**
- * Parses money fields, sharing one bigint per distinct text: decks repeat the same few rate
- * strings many times. The memo holds at most 50,000 texts, and is dropped when it stops
- * paying (a deck of all-distinct rates would only pay for hashing).
- */
-class MoneyReader {
-  private memo: Map<string, Micros> | null = new Map();
-  private hits = 0;
-  private misses = 0;
-
-  /** Parses; throws MoneyFormatError on a malformed text. */
-  read(value: MoneyInput): Micros {
-    if (typeof value === 'bigint') return value;
-    const memo = this.memo;
-    let micros = memo?.get(value);
-    if (micros !== undefined) {
-      this.hits++;
-      return micros;
-    }
-    micros = toMicros(value);
-    if (memo !== null) {
-      this.misses++;
-      if (memo.size < 50_000) memo.set(value, micros);
-      else if (this.hits < this.misses) this.memo = null;
-    }
-    return micros;
-  }
-
-  /** Parses a named field; a malformed text becomes a SnapshotError naming it. */
-  field(value: MoneyInput, field: string): Micros {
-    try {
-      return this.read(value);
-    } catch (error) {
-      throw new SnapshotError(field, (error as Error).message);
-    }
-  }
-
-  optional(value: MoneyInput | null | undefined, field: string): Micros | null {
-    return value == null || value === '' ? null : this.field(value, field);
-  }
-}
-
-function limit(value: number | null | undefined, field: string): number | null {
-  if (value == null) return null;
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new SnapshotError(field, `must be an integer >= 0, got ${value}`);
-  return value;
-}
-
-type RateTableHead = Omit<SnapshotRateTable, 'lookup'>;
-
-function rateTableHead(config: RateTableConfig, at: string, slot: number): RateTableHead {
-  const decimals = config.decimal_places;
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 6) {
-    throw new SnapshotError(`${at}.decimal_places`, `must be 0..6, got ${decimals}`);
-  }
-  return {
-    rate_table_id: config.rate_table_id,
-    name: config.name ?? `#${config.rate_table_id}`,
-    type: config.type,
-    decimals,
-    require_local_rate: config.require_local_rate ?? false,
-    slot,
-    row_count: config.rows.length,
-  };
-}
-
-/**
- * Parses one config row and writes it into the store at deck row k. No temporary objects or
- * strings per row (7.7 million rows is a real size): the field path of an error is only put
- * together when there is an error.
- */
-function writeRateRow(
-  store: RateStore,
-  k: number,
-  r: RateRowConfig,
-  t: number,
-  i: number,
-  money: MoneyReader,
-): void {
-  let field = 'end_date';
-  try {
-    if (r.effective_date != null && r.end_date != null && r.end_date <= r.effective_date) {
-      throw new RangeError('effective date must be less than end date');
-    }
-    store.code[k] = r.code;
-    store.codeName[k] = r.code_name ?? null;
-    store.country[k] = r.country ?? null;
-    field = 'rate';
-    store.rate[k] = inRange(money.read(r.rate));
-    field = 'intra_rate';
-    store.intra[k] = optionalRate(r.intra_rate, money);
-    field = 'inter_rate';
-    store.inter[k] = optionalRate(r.inter_rate, money);
-    field = 'ij_rate';
-    store.ij[k] = optionalRate(r.ij_rate, money);
-    field = 'local_rate';
-    store.local[k] = optionalRate(r.local_rate, money);
-    field = 'setup_fee';
-    store.setupFee[k] = r.setup_fee == null || r.setup_fee === '' ? 0n : inRange(money.read(r.setup_fee));
-    field = 'min_time';
-    store.minTime[k] = seconds(r.min_time, 1, 0);
-    field = 'interval';
-    store.interval[k] = seconds(r.interval, 1, 1);
-    field = 'grace_time';
-    store.grace[k] = seconds(r.grace_time, 0, 0);
-    store.effective[k] = r.effective_date ?? Number.NaN;
-    store.end[k] = r.end_date ?? Number.NaN;
-  } catch (error) {
-    throw new SnapshotError(`rate_tables[${t}].rows[${i}].${field}`, (error as Error).message);
-  }
-}
-
-function inRange(amount: Micros): Micros {
-  if (!RateStore.fits(amount)) throw new RangeError('amount out of range');
-  return amount;
-}
-
-function optionalRate(value: MoneyInput | null | undefined, money: MoneyReader): Micros {
-  return value == null || value === '' ? RateStore.MISSING : inRange(money.read(value));
-}
-
-function seconds(value: number | null | undefined, fallback: number, min: number): number {
-  const result = value ?? fallback;
-  if (!Number.isSafeInteger(result) || result < min || result > 2_147_483_647) {
-    throw new RangeError(`must be an integer >= ${min}, got ${result}`);
-  }
-  return result;
-}
-
-/** All rate tables in one code deck, their rows written into the store in deck order. */
-function buildCodeDeck(
-  tables: readonly RateTableConfig[],
-  money: MoneyReader,
-): { deck: CodeDeck; store: RateStore } {
-  let total = 0;
-  for (const table of tables) total += table.rows.length;
-  const store = new RateStore(total);
-  try {
-    const deck = CodeDeck.build(
-      tables.map((t) => t.rows),
-      (row, t, i, k) => writeRateRow(store, k, row, t, i, money),
-    );
-    return { deck, store };
-  } catch (error) {
-    if (!(error instanceof PrefixCodeError)) throw error;
-    const t = tables.findIndex((table) => table.rows.some((row) => row.code === error.code));
-    const r = tables[t]?.rows.findIndex((row) => row.code === error.code) ?? -1;
-    throw new SnapshotError(`rate_tables[${t}].rows[${r}].code`, error.message);
-  }
 }
 
 function buildCarrier(c: CarrierConfig, at: string, money: MoneyReader): SnapshotCarrier {
