@@ -24,6 +24,8 @@ test('signed out: private paths go to the login page, public routes open', async
   await page.goto('/');
   await expectPath(page, '/auth/login');
   await expect(page).toHaveTitle('Sign in - Tandem');
+  // No favicon configured: the default one.
+  await expect(page.locator('link#favicon')).toHaveAttribute('href', '/favicon.svg');
 
   // Public routes open without a session and show no menu.
   await open(page, '/auth/reset_password');
