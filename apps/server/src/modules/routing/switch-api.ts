@@ -1,19 +1,27 @@
 import { api, ErrorCode } from '@tandem/contract';
 import { decide, type RoutingDecision, type TrunkHostConfig } from '@tandem/domain';
-import type { FastifyInstance } from 'fastify';
-import { AppError, invalidField } from '../../http/errors';
-import { implement } from '../../http/register';
-import type { Services } from '../../services';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-
-type RouteAnswer = z.output<typeof api.routing.routeAnswer>;
+import { AppError, invalidField } from '../../http/errors';
+import { implement, registeredEndpoints } from '../../http/register';
+import type { Services } from '../../services';
 import type { LiveState } from './live-state';
 import type { SnapshotService } from './snapshot-service';
 
+type RouteAnswer = z.output<typeof api.routing.routeAnswer>;
+type RouteRequest = z.output<typeof api.routing.routeRequest>;
+type ErrorResponses = ReadonlyMap<string, { code: number; clause: string }>;
+
 /**
  * The route API of the SIP proxy: POST /api/switch/route for every new call, POST /api/switch/calls
- * for the calls up per trunk. The handler reads the snapshot and the live counters in memory and
- * makes no query.
+ * for the calls up per trunk. The route handler reads the snapshot and the live counters in memory
+ * and makes no query.
+ *
+ * POST /switch/route is the one hot path of the server, so it is a lean Fastify route of its own
+ * instead of going through `implement`: the same contract endpoint (listed for the OpenAPI
+ * document), the same switch key check, the same envelope and error handling, but a well-formed
+ * body is checked by hand (the contract schema runs only to word the field errors of a bad one) and
+ * the answer is written as JSON text directly, hosts pre-serialised per trunk.
  */
 export function registerSwitchApi(
   app: FastifyInstance,
@@ -21,33 +29,113 @@ export function registerSwitchApi(
   engine: SnapshotService,
   live: LiveState,
 ): void {
-  implement(app, s, api.routing.switchRoute, async (ctx) => {
-    const snapshot = engine.snapshot;
-    if (snapshot === null) throw new AppError(ErrorCode.internal, 'engineNotReady', [], 503);
-    const b = ctx.body;
-    const now = Date.now();
-    const time = callTime(b.time, now);
-    live.tick(now);
-    const d = decide(
-      snapshot,
-      {
-        source_ip: b.source_ip,
-        source_port: b.source_port ?? null,
-        ani: b.ani,
-        dnis: b.dnis,
-        lrn: b.lrn ?? null,
-        time,
-      },
-      live,
-    );
-    live.count(d);
-    return answerOf(d, engine.errorResponses);
+  const endpoint = api.routing.switchRoute;
+  if (!registeredEndpoints.includes(endpoint)) registeredEndpoints.push(endpoint);
+  app.route({
+    method: 'POST',
+    url: '/api' + endpoint.path,
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const ok = s.switchKeys.accepts(req.headers['x-switch-key']);
+      if (!(ok === true || (ok !== false && (await ok))))
+        throw new AppError(ErrorCode.forbidden, 'switchKeyInvalid', [], 401);
+      const b = wellFormed(req.body) ?? parseOrThrow(req.body);
+      const snapshot = engine.snapshot;
+      if (snapshot === null) throw new AppError(ErrorCode.internal, 'engineNotReady', [], 503);
+      const now = Date.now();
+      const time = callTime(b.time, now);
+      live.tick(now);
+      const d = decide(
+        snapshot,
+        {
+          source_ip: b.source_ip,
+          source_port: b.source_port ?? null,
+          ani: b.ani,
+          dnis: b.dnis,
+          lrn: b.lrn ?? null,
+          time,
+        },
+        live,
+      );
+      live.count(d);
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(answerJson(d, engine.errorResponses));
+    },
   });
 
   implement(app, s, api.routing.switchCalls, async (ctx) => {
     live.setCalls(ctx.body.trunks, engine.snapshot);
     return null;
   });
+}
+
+/** The body when it is plainly valid (the common case), else null. */
+function wellFormed(body: unknown): RouteRequest | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const b = body as Record<string, unknown>;
+  let n = 0;
+  for (const k in b) {
+    n++;
+    if (
+      k !== 'source_ip' &&
+      k !== 'source_port' &&
+      k !== 'ani' &&
+      k !== 'dnis' &&
+      k !== 'lrn' &&
+      k !== 'time'
+    )
+      return null;
+  }
+  const { source_ip, source_port, ani, dnis, lrn, time } = b;
+  if (
+    typeof source_ip !== 'string' ||
+    source_ip.length === 0 ||
+    source_ip.length > 64 ||
+    source_ip.trim() !== source_ip
+  )
+    return null;
+  if (typeof dnis !== 'string' || dnis.length === 0 || dnis.length > 64) return null;
+  if (ani !== undefined && (typeof ani !== 'string' || ani.length > 64)) return null;
+  if (
+    source_port !== undefined &&
+    source_port !== null &&
+    !(
+      typeof source_port === 'number' &&
+      Number.isInteger(source_port) &&
+      source_port >= 0 &&
+      source_port <= 65535
+    )
+  )
+    return null;
+  if (lrn !== undefined && lrn !== null && !(typeof lrn === 'string' && lrn.length <= 32)) return null;
+  if (time !== undefined && !(typeof time === 'number' || (typeof time === 'string' && time.length <= 40)))
+    return null;
+  return n > 0
+    ? {
+        source_ip,
+        dnis,
+        ani: (ani as string | undefined) ?? '',
+        source_port: source_port as number | null | undefined,
+        lrn: lrn as string | null | undefined,
+        time,
+      }
+    : null;
+}
+
+/** The contract's parse, for its field errors (throws the same 110 answer as every endpoint). */
+function parseOrThrow(body: unknown): RouteRequest {
+  const r = api.routing.routeRequest.safeParse(body ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const field = issue.path.length ? issue.path.map(String).join('.') : '_';
+  const missing =
+    issue.code === 'invalid_type' &&
+    (body === null || typeof body !== 'object' || (body as Record<string, unknown>)[field] == null);
+  throw invalidField(
+    field,
+    missing ? 'required' : issue.code === 'unrecognized_keys' ? 'invalidValue' : 'invalidValue',
+    [field === '_' ? 'request body' : field],
+  );
 }
 
 /** The call time of a request: epoch ms, or ISO 8601, or now. */
@@ -68,12 +156,18 @@ function hostsOf(hosts: readonly TrunkHostConfig[]): { ip: string; port: number 
   }
   return out;
 }
+const hostJsonCache = new WeakMap<readonly TrunkHostConfig[], string>();
+function hostsJson(hosts: readonly TrunkHostConfig[]): string {
+  let out = hostJsonCache.get(hosts);
+  if (out === undefined) {
+    out = JSON.stringify(hostsOf(hosts));
+    hostJsonCache.set(hosts, out);
+  }
+  return out;
+}
 
 /** The answer payload of a decision, with the reject code and clause of the global route error settings. */
-export function answerOf(
-  d: RoutingDecision,
-  errors: ReadonlyMap<string, { code: number; clause: string }>,
-): RouteAnswer {
+export function answerOf(d: RoutingDecision, errors: ErrorResponses): RouteAnswer {
   const configured = d.reject_reason === null ? undefined : errors.get(d.reject_reason);
   const i = d.ingress;
   return {
@@ -103,4 +197,25 @@ export function answerOf(
       profit: r.profit,
     })),
   };
+}
+
+const str = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
+
+/** The envelope of answerOf(d) as JSON text, written directly (same fields, same order). */
+export function answerJson(d: RoutingDecision, errors: ErrorResponses): string {
+  const configured = d.reject_reason === null ? undefined : errors.get(d.reject_reason);
+  const i = d.ingress;
+  let out = `{"success":true,"payload":{"result":"${d.result}","reject_code":${configured?.code ?? d.reject_code ?? 'null'},"reject_reason":${str(configured?.clause || d.reject_reason)},"ingress":`;
+  out +=
+    i === null
+      ? 'null'
+      : `{"carrier_id":${i.carrier_id},"trunk_id":${i.trunk_id},"rate":${str(i.rate)},"code":${str(i.code)},"code_name":${str(i.code_name)},"jurisdiction":${str(i.jurisdiction)},"rate_table_id":${i.rate_table_id ?? 'null'}}`;
+  out += ',"routes":[';
+  const routes = d.routes;
+  for (let k = 0; k < routes.length; k++) {
+    const r = routes[k]!;
+    if (k > 0) out += ',';
+    out += `{"trunk_id":${r.trunk_id},"carrier_id":${r.carrier_id},"hosts":${hostsJson(r.hosts)},"dnis":${JSON.stringify(r.dnis)},"ani":${JSON.stringify(r.ani)},"rate":"${r.rate}","code":"${r.code}","profit":"${r.profit}"}`;
+  }
+  return out + ']},"error":null,"errors":null}';
 }
