@@ -15,6 +15,9 @@ const migrations: Record<string, Migration> = {
   '0005_routing': m0005,
 };
 
+/** Every migration, in the order they apply. */
+export const MIGRATION_NAMES = Object.keys(migrations);
+
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

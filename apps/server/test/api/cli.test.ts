@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATION_NAMES } from '../../src/db/migrate';
 import {
   CliError,
   createAdminCommand,
@@ -59,7 +60,8 @@ describe('tandem migrate', () => {
   it('opens an empty database migrated and seeded as the server does; migrating again applies nothing', async () => {
     const t = await openTandem(memoryConfig(), { memory: true });
     try {
-      expect(t.applied).toEqual(['0001_frame']);
+      expect(t.applied).toEqual(MIGRATION_NAMES);
+      expect(t.applied[0]).toBe('0001_frame');
       expect(t.services.dbKind).toBe('pglite');
       const menu = await t.database.db
         .selectFrom('sys_submenu')
