@@ -249,6 +249,13 @@ export const ROLE_FREE_PATHS: readonly string[] = [
   '/server_admin',
 ];
 
+const PAGE_ALIASES: readonly [string, string][] = [
+  ['/termination/clients', '/termination/client'],
+  ['/termination/vendors', '/termination/vendor'],
+  ['/routing/egress_trunk', '/routing/trunks'],
+  ['/routing/add_trunk', '/routing/trunks'],
+];
+
 /**
  * The permission key (func_name) that governs a portal path: the catalogue item whose web_url is
  * the longest prefix of the path. User and send-rate pages count as their parents.
@@ -259,6 +266,14 @@ export function permissionKeyForPath(path: string): string | null {
     p = '/configuration/users';
   }
   if (p.startsWith('/template/send_rate') || p.startsWith('/send_rate')) p = '/routing/rate_table';
+  const best = longestItemOf(p);
+  if (best) return best;
+  // Carrier and trunk pages outside their list's path (spec 02 section 2) count as the list.
+  const alias = PAGE_ALIASES.find(([from]) => p === from || p.startsWith(from + '/'));
+  return alias ? longestItemOf(alias[1]) : null;
+}
+
+function longestItemOf(p: string): string | null {
   let best: string | null = null;
   for (const m of MENU_MODULES) {
     for (const it of m.items) {

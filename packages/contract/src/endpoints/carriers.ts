@@ -133,9 +133,9 @@ export const carrierCreate = z
     ...carrierSettingsFields,
     allowed_ips: z.array(ipOrCidr).max(100).default([]),
     /** Portal credentials: the carrier's portal user (users.user_type client). */
-    login_name: userNameField.nullable().default(null),
+    login_name: z.preprocess((v) => (v === '' ? null : v), userNameField.nullable()).default(null),
     /** Required with a new login; on update empty or missing keeps the password. */
-    passwd: portalPassword.optional(),
+    passwd: z.preprocess((v) => (v === '' ? undefined : v), portalPassword.optional()),
   })
   .strict();
 export type CarrierCreate = z.input<typeof carrierCreate>;

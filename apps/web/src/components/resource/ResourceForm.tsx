@@ -13,7 +13,7 @@ export interface FieldSpec {
   name: string;
   /** i18n key */
   label: string;
-  kind: 'text' | 'email' | 'password' | 'select' | 'switch' | 'tags' | 'number' | 'textarea';
+  kind: 'text' | 'email' | 'password' | 'select' | 'multiselect' | 'switch' | 'tags' | 'number' | 'textarea';
   required?: boolean;
   options?: { value: string | number; label: string }[];
   /** Only on the create page. */
@@ -46,14 +46,14 @@ export interface FormResource<V extends Record<string, unknown>> {
 
 
 /** The generic create/edit page with tabs, driven by one resource declaration. */
-export function ResourceForm<V extends Record<string, unknown>>({ resource, id }: { resource: FormResource<V>; id: number | null }) {
+export function ResourceForm<V extends Record<string, unknown>>({ resource, id, initialTab }: { resource: FormResource<V>; id: number | null; initialTab?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { flash } = useFeedback();
   const [form] = Form.useForm();
   const [loading, setLoading] = useState(Boolean(id && resource.load));
   const [busy, setBusy] = useState(false);
-  const [tab, setTab] = useState(resource.tabs[0]?.key);
+  const [tab, setTab] = useState(initialTab && resource.tabs.some((tb) => tb.key === initialTab) ? initialTab : resource.tabs[0]?.key);
   const values = (Form.useWatch([], form) ?? resource.initial) as Record<string, unknown>;
 
   useEffect(() => {
@@ -79,7 +79,8 @@ export function ResourceForm<V extends Record<string, unknown>>({ resource, id }
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => {
         const name = String(i.path[0] ?? '');
-        return { name, errors: [serverMessage(i.message, [labelOf(name)])] };
+        const args = (i as { params?: { args?: (string | number)[] } }).params?.args;
+        return { name, errors: [serverMessage(i.message, args ?? [labelOf(name)])] };
       });
       form.setFields(fields.filter((f) => allFields.some((x) => x.name === f.name)));
       const first = allFields.find((f) => fields.some((x) => x.name === f.name));
@@ -135,6 +136,8 @@ function renderInput(f: FieldSpec, t: (k: string) => string) {
       return <Input.Password data-testid={testId} autoComplete="new-password" disabled={f.disabled} />;
     case 'select':
       return <Select options={f.options} data-testid={testId} disabled={f.disabled} showSearch optionFilterProp="label" />;
+    case 'multiselect':
+      return <Select mode="multiple" options={f.options} data-testid={testId} disabled={f.disabled} showSearch optionFilterProp="label" allowClear />;
     case 'switch':
       return <Switch data-testid={testId} disabled={f.disabled} />;
     case 'tags':
