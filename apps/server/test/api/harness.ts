@@ -141,6 +141,11 @@ async function migratedCluster(): Promise<Blob | undefined> {
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
     fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
     fs.renameSync(tmp, file);
+    // Dumps of older database code are of no further use.
+    for (const f of fs.readdirSync(os.tmpdir())) {
+      if (/^tandem-pglite-[0-9a-f]{16}\.tgz$/.test(f) && path.join(os.tmpdir(), f) !== file)
+        fs.rmSync(path.join(os.tmpdir(), f), { force: true });
+    }
     return dump;
   } catch {
     return undefined; // fall back to initdb and migrations
