@@ -42,6 +42,12 @@ export default async function globalSetup(): Promise<void> {
       }),
   );
 
+  // Serve a copy of the web build: another build of apps/web/dist during the run (a developer, a
+  // bundle report) would otherwise swap the files under the browser (missing chunks, no index.html).
+  const builtWeb = path.join(root, 'apps/web/dist');
+  const webDist = path.join(dir, 'web');
+  if (fs.existsSync(builtWeb)) fs.cpSync(builtWeb, webDist, { recursive: true });
+
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = fs.openSync(path.join(dir, 'server.log'), 'a');
@@ -53,6 +59,7 @@ export default async function globalSetup(): Promise<void> {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: path.join(dir, 'data'),
+      ...(fs.existsSync(webDist) ? { WEB_DIST: webDist } : {}),
       DATABASE_URL: '',
       PUBLIC_URL: baseUrl,
       PASSWORD_COST: '10',

@@ -8,6 +8,8 @@ import { adminToken, dialog, enterAsAdmin, expectPath, flash, login, logout, ope
  * system user made through the user screen; that user sees only what the role allows.
  */
 test('a role with only Configuration > Users read limits menu, navigation and API', async ({ page }) => {
+  // A long flow: more time when the machine is busy.
+  test.slow();
   await adminToken();
   const roleName = unique('readers');
   const user = { name: unique('reader'), password: 'Reader#2026' };

@@ -4,6 +4,8 @@ import { adminToken, enterAs, expectPath, flash, pngBuffer } from '../support/ui
 
 /** My Profile: validation of spec 01 section 5, Reset, saving, avatar upload. */
 test('profile validates names and e-mail, resets, saves and uploads an avatar', async ({ page }) => {
+  // A long flow: more time when the machine is busy.
+  test.slow();
   const client = await createCarrierUser(await adminToken());
   await enterAs(page, client.name, client.password, '/my_profile');
   await expectPath(page, '/my_profile');

@@ -13,6 +13,8 @@ test('switching to Deutsch translates the frame and survives a reload; back to E
   page,
   browser,
 }) => {
+  // A long flow: more time when the machine is busy.
+  test.slow();
   const client = await createCarrierUser(await adminToken());
   await enterAs(page, client.name, client.password, HOME.client);
   await expect(page.getByTestId('menu-billing')).toHaveText(/Billing/);

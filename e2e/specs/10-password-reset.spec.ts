@@ -8,6 +8,8 @@ test('a reset link from the e-mail sets a new password; the link does not work t
   page,
   browser,
 }) => {
+  // A long flow: more time when the machine is busy.
+  test.slow();
   const client = await createCarrierUser(await adminToken());
   const newPassword = 'Reset#2026ok';
 

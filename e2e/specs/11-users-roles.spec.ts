@@ -6,6 +6,8 @@ import { adminToken, dialog, enterAsAdmin, expectPath, flash } from '../support/
 test('carrier users: tab, filters and rows per page kept in the URL, deactivate and activate', async ({
   page,
 }) => {
+  // A long flow: more time when the machine is busy.
+  test.slow();
   const client = await createCarrierUser(await adminToken());
   await enterAsAdmin(page, '/configuration/user_management/system');
   await page.getByRole('tab', { name: 'Carrier users' }).click();
