@@ -15,10 +15,12 @@
  * instant (effective_date <= t < end_date, null = unbounded), falling back to shorter codes;
  * among rows of one code effective at once, the one that started last.
  *
- * Layout: trie `children[node * 10 + digit]` (0 = none); per node a slice of entries
- * `entryStart[node] .. entryStart[node + 1]`, one entry per table having the code, sorted by
- * table slot; per entry a slice of rows `rowStart[entry] .. rowStart[entry + 1]` (latest
- * effective date first) with their windows in `starts` / `ends`.
+ * Layout: one block of 12 ints per trie node in `nodes`: [first entry, end of entries, child
+ * for digit 0 .. child for digit 9] (child 0 = none), so a step of the walk reads one cache line
+ * for both "does this code have rows" and "where next". Entries (one per table having the
+ * code, sorted by table slot) give the table in `entryTable` and a slice of rows
+ * `rowStart[entry] .. rowStart[entry + 1]` (latest effective date first) with their windows in
+ * `starts` / `ends`.
  */
 import { PrefixCodeError } from './prefix-index';
 import type { PrefixRow } from './prefix-index';
@@ -30,10 +32,12 @@ export class DeckPath {
   count = 0;
 }
 
+/** Ints per node block: entry start, entry end, ten children. */
+const NODE = 12;
+
 export class CodeDeck {
   private constructor(
-    private readonly children: Int32Array,
-    private readonly entryStart: Int32Array,
+    private readonly nodes: Int32Array,
     private readonly entryTable: Int32Array,
     private readonly rowStart: Int32Array,
     private readonly starts: Float64Array,
@@ -56,7 +60,7 @@ export class CodeDeck {
     let total = 0;
     for (const rows of tables) total += rows.length;
     let capacity = Math.max(64, Math.ceil(total / Math.max(1, tables.length)) + 64);
-    let children = new Int32Array(capacity * 10);
+    let nodes = new Int32Array(capacity * NODE);
     let nodeCount = 1;
     const nodeOf = new Int32Array(total);
     const tableOf = new Int32Array(total);
@@ -73,17 +77,17 @@ export class CodeDeck {
         for (let i = 0; i < code.length; i++) {
           const digit = code.charCodeAt(i) - 48;
           if (digit < 0 || digit > 9) throw new PrefixCodeError(code);
-          const slot = node * 10 + digit;
-          let child = children[slot] as number;
+          const slot = node * NODE + 2 + digit;
+          let child = nodes[slot] as number;
           if (child === 0) {
             if (nodeCount === capacity) {
               capacity *= 2;
-              const grown = new Int32Array(capacity * 10);
-              grown.set(children);
-              children = grown;
+              const grown = new Int32Array(capacity * NODE);
+              grown.set(nodes);
+              nodes = grown;
             }
             child = nodeCount++;
-            children[slot] = child;
+            nodes[slot] = child;
           }
           node = child;
         }
@@ -99,10 +103,10 @@ export class CodeDeck {
     const byTable = countingOrder(tableOf, tables.length, null);
     const order = countingOrder(nodeOf, nodeCount, byTable);
 
-    // Entries: runs of equal (node, table) in that order.
-    const entryStart = new Int32Array(nodeCount + 1);
-    const entryTableList: number[] = [];
-    const rowStartList: number[] = [];
+    // Entries: runs of equal (node, table) in that order; nodes come in increasing order.
+    const entryTableAll = new Int32Array(total);
+    const rowStartAll = new Int32Array(total + 1);
+    let entries = 0;
     let codeCount = 0;
     let previousNode = -1;
     let previousTable = -1;
@@ -111,21 +115,25 @@ export class CodeDeck {
       const node = nodeOf[row] as number;
       const table = tableOf[row] as number;
       if (node !== previousNode || table !== previousTable) {
-        if (node !== previousNode) codeCount++;
-        entryTableList.push(table);
-        rowStartList.push(k);
-        entryStart[node + 1]! += 1;
+        if (node !== previousNode) {
+          codeCount++;
+          if (previousNode >= 0) nodes[previousNode * NODE + 1] = entries;
+          nodes[node * NODE] = entries;
+        }
+        entryTableAll[entries] = table;
+        rowStartAll[entries] = k;
+        entries++;
         previousNode = node;
         previousTable = table;
       }
     }
-    for (let n = 0; n < nodeCount; n++) entryStart[n + 1]! += entryStart[n] as number;
-    rowStartList.push(total);
-    const rowStart = Int32Array.from(rowStartList);
+    if (previousNode >= 0) nodes[previousNode * NODE + 1] = entries;
+    rowStartAll[entries] = total;
+    const rowStart = rowStartAll.slice(0, entries + 1);
 
     const starts = new Float64Array(total);
     const ends = new Float64Array(total);
-    for (let e = 0; e < entryTableList.length; e++) {
+    for (let e = 0; e < entries; e++) {
       const from = rowStart[e] as number;
       const to = rowStart[e + 1] as number;
       if (to - from > 1) sortLatestFirst(order, from, to, source);
@@ -138,9 +146,8 @@ export class CodeDeck {
       }
     }
     return new CodeDeck(
-      children.slice(0, nodeCount * 10),
-      entryStart,
-      Int32Array.from(entryTableList),
+      nodes.slice(0, nodeCount * NODE),
+      entryTableAll.slice(0, entries),
       rowStart,
       starts,
       ends,
@@ -149,25 +156,26 @@ export class CodeDeck {
     );
   }
 
-  /** Records into `path` the nodes along `number` (digits up to the first non-digit) that carry rows. */
+  /** Records into `path` the nodes along `number` (its digits up to the first non-digit, at most 63) that carry rows. */
   walk(number: string, path: DeckPath): DeckPath {
-    const { children, entryStart } = this;
+    const deck = this.nodes;
     const nodes = path.nodes;
     const depths = path.depths;
     let count = 0;
-    if ((entryStart[1] as number) > 0) {
+    if ((deck[1] as number) > (deck[0] as number)) {
       nodes[0] = 0;
       depths[0] = 0;
       count = 1;
     }
-    let node = 0;
+    let base = 0;
     const limit = Math.min(number.length, nodes.length - 1);
     for (let i = 0; i < limit; i++) {
       const digit = number.charCodeAt(i) - 48;
       if (digit < 0 || digit > 9) break;
-      node = children[node * 10 + digit] as number;
+      const node = deck[base + 2 + digit] as number;
       if (node === 0) break;
-      if ((entryStart[node + 1] as number) > (entryStart[node] as number)) {
+      base = node * NODE;
+      if ((deck[base + 1] as number) > (deck[base] as number)) {
         nodes[count] = node;
         depths[count] = i + 1;
         count++;
@@ -182,17 +190,18 @@ export class CodeDeck {
    * Deepest node first; a node whose rows of this table are all out of date is skipped.
    */
   find(table: number, path: DeckPath, atMs: number): number {
-    const { entryStart, entryTable, rowStart, starts, ends } = this;
+    const { nodes, entryTable, rowStart, starts, ends } = this;
     for (let d = path.count - 1; d >= 0; d--) {
-      const node = path.nodes[d] as number;
-      for (let e = entryStart[node] as number, last = entryStart[node + 1] as number; e < last; e++) {
-        const t = entryTable[e] as number;
-        if (t < table) continue;
-        if (t > table) break;
-        for (let k = rowStart[e] as number, to = rowStart[e + 1] as number; k < to; k++) {
-          if ((starts[k] as number) <= atMs && atMs < (ends[k] as number)) return k;
-        }
-        break;
+      const base = (path.nodes[d] as number) * NODE;
+      const first = nodes[base] as number;
+      const end = nodes[base + 1] as number;
+      // Entries are sorted by table and unique per table, so this table's entry is at most
+      // `table` places in: look there first (every table has the code: found at once), then back.
+      let e = first + table < end ? first + table : end - 1;
+      while (e >= first && (entryTable[e] as number) > table) e--;
+      if (e < first || entryTable[e] !== table) continue;
+      for (let k = rowStart[e] as number, to = rowStart[e + 1] as number; k < to; k++) {
+        if ((starts[k] as number) <= atMs && atMs < (ends[k] as number)) return k;
       }
     }
     return -1;

@@ -186,7 +186,11 @@ function formatSmall(micros: number, decimals: number): string {
           : `${whole}.${digitGroup(decimals)[fraction]}`;
     } else {
       const high = Math.floor(fraction / 1000);
-      text = `${whole}.${digitGroup(decimals - 3)[high]}${digitGroup(3)[fraction - high * 1000]}`;
+      const low = digitGroup(3)[fraction - high * 1000] as string;
+      text =
+        whole === 0
+          ? (zeroPoint(decimals - 3)[high] as string) + low
+          : `${whole}.${digitGroup(decimals - 3)[high]}${low}`;
     }
   }
   return negative && steps !== 0 ? `-${text}` : text;
