@@ -25,6 +25,11 @@ export const queryBool = z.preprocess((v) => (v === 'true' || v === '1' ? true :
 
 /** Timestamps travel as ISO 8601 strings in UTC. */
 export const isoTime = z.string();
+/** An instant in a query filter: ISO 8601 date or date-time; anything else is refused, not ignored. */
+export const instantFilter = z
+  .string()
+  .max(40)
+  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), { message: 'invalidValue' });
 
 /** Letters (any script) and spaces only; trimmed. */
 export const personName = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SIGNED_IN, adminOnly } from '../access';
-import { listQuery, paged } from '../common';
+import { instantFilter, listQuery, paged } from '../common';
 import { endpoint } from '../endpoint';
 
 export const signinHistoryRow = z.object({
@@ -25,7 +25,7 @@ export const listModificationLog = endpoint({
   payload: paged(modificationRow),
 });
 
-const timeRange = { upload_time_from: z.string().optional(), upload_time_to: z.string().optional() };
+const timeRange = { upload_time_from: instantFilter.optional(), upload_time_to: instantFilter.optional() };
 
 export const exportLogRow = z.object({ id: z.number(), client_id: z.number().nullable(), user_name: z.string(), entity: z.string(), file_name: z.string(), status: z.string(), created_at: z.string() });
 export const listExportLog = endpoint({
@@ -45,7 +45,7 @@ export const didUploadTaskRow = z.object({ id: z.number(), file_name: z.string()
 export const listDidUploadTasks = endpoint({
   method: 'GET', path: '/tool/did_number_upload_task/list', summary: 'DID upload tasks; the frame counts In Process today', tag: 'tool',
   access: adminOnly('/origination/did_repository_upload', 'read'),
-  query: listQuery.extend({ status: z.string().optional(), created_from: z.string().optional(), created_to: z.string().optional() }),
+  query: listQuery.extend({ status: z.string().optional(), created_from: instantFilter.optional(), created_to: instantFilter.optional() }),
   payload: paged(didUploadTaskRow),
 });
 
@@ -53,7 +53,7 @@ export const rateImportTaskRow = z.object({ id: z.number(), rate_table_id: z.num
 export const listRateImportTasks = endpoint({
   method: 'GET', path: '/tool/rate/import/list', summary: 'Rate import tasks; the frame counts "Insert new rate" today', tag: 'tool',
   access: adminOnly('/routing/rate_table', 'read'),
-  query: listQuery.extend({ status: z.string().optional(), created_from: z.string().optional(), created_to: z.string().optional() }),
+  query: listQuery.extend({ status: z.string().optional(), created_from: instantFilter.optional(), created_to: instantFilter.optional() }),
   payload: paged(rateImportTaskRow),
 });
 
