@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Services } from '../services';
 import type { Db } from './connection';
-import { DEMO, type DemoCarrier, type DemoData, type DemoLogin } from './demo';
+import { DEMO, type DemoCarrier, type DemoData, type DemoLogin, type DemoRouting } from './demo';
 
 /** One login the demo created or found, for the credential table. */
 export interface DemoCredential {
@@ -110,6 +110,8 @@ export async function seedDemoData(
         }
       }
     }
+
+    if (data.routing) await ensureRouting(trx, data.routing, now, audit);
 
     for (const sw of data.switches) {
       let row = await trx
@@ -347,6 +349,77 @@ async function ensureTrunks(
       .values(t.hosts.map((h, i) => ({ trunk_id: row.trunk_id, host: h.host, port: h.port, ordering: i })))
       .execute();
     await audit(trx, 'trunk', row.trunk_id, { ...row, hosts: t.hosts });
+  }
+}
+
+/** The LCR dynamic route (pool trunks found by name), the plan with its one prefix row, the plan on the ingress trunks. */
+async function ensureRouting(trx: Db, def: DemoRouting, now: Date, audit: Audit): Promise<void> {
+  const trunkIds = async (names: string[]) =>
+    names.length
+      ? await trx
+          .selectFrom('trunks')
+          .select(['trunk_id', 'routing_plan_id'])
+          .where(
+            sql<string>`lower(name)`,
+            'in',
+            names.map((n) => n.toLowerCase()),
+          )
+          .execute()
+      : [];
+  let route = await trx
+    .selectFrom('dynamic_routes')
+    .select('dynamic_route_id')
+    .where(sql<string>`lower(name)`, '=', def.dynamic_route.name.toLowerCase())
+    .executeTakeFirst();
+  if (!route) {
+    route = await trx
+      .insertInto('dynamic_routes')
+      .values({
+        name: def.dynamic_route.name,
+        rule: def.dynamic_route.rule,
+        updated_at: now,
+        updated_by: 'demo',
+      })
+      .returning('dynamic_route_id')
+      .executeTakeFirstOrThrow();
+    const pool = await trunkIds(def.dynamic_route.trunks);
+    if (pool.length)
+      await trx
+        .insertInto('dynamic_route_trunks')
+        .values(pool.map((t) => ({ dynamic_route_id: route!.dynamic_route_id, trunk_id: t.trunk_id })))
+        .execute();
+    await audit(trx, 'dynamic_route', route.dynamic_route_id, { ...def.dynamic_route });
+  }
+  let plan = await trx
+    .selectFrom('routing_plans')
+    .select('route_plan_id')
+    .where(sql<string>`lower(name)`, '=', def.plan.name.toLowerCase())
+    .executeTakeFirst();
+  if (!plan) {
+    plan = await trx
+      .insertInto('routing_plans')
+      .values({ name: def.plan.name, updated_at: now, updated_by: 'demo' })
+      .returning('route_plan_id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('routing_plan_rows')
+      .values({
+        route_plan_id: plan.route_plan_id,
+        prefix: def.plan.prefix,
+        route_type: 'dynamic',
+        dynamic_route_id: route.dynamic_route_id,
+      })
+      .execute();
+    await audit(trx, 'routing_plan', plan.route_plan_id, { ...def.plan, route: def.dynamic_route.name });
+  }
+  for (const t of await trunkIds(def.ingress_trunks)) {
+    if (t.routing_plan_id !== null) continue;
+    await trx
+      .updateTable('trunks')
+      .set({ routing_plan_id: plan.route_plan_id, updated_at: now })
+      .where('trunk_id', '=', t.trunk_id)
+      .execute();
+    await audit(trx, 'trunk_routing_plan', t.trunk_id, { routing_plan: def.plan.name });
   }
 }
 

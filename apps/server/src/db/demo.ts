@@ -80,11 +80,20 @@ export interface DemoSwitch {
   sip_hosts: { host_name: string; sip_ip: string; sip_port: number }[];
 }
 
+/** The demo customer's routing: an LCR dynamic route over vendor trunks and a plan sending every number to it. */
+export interface DemoRouting {
+  dynamic_route: { name: string; rule: 'lcr' | 'largest_asr' | 'largest_acd'; trunks: string[] };
+  plan: { name: string; prefix: string };
+  /** Ingress trunks (by name) that get the plan when they have none. */
+  ingress_trunks: string[];
+}
+
 export interface DemoData {
   admin: DemoLogin;
   agent: DemoAgent;
   carriers: DemoCarrier[];
   switches: DemoSwitch[];
+  routing?: DemoRouting;
 }
 
 export const DEMO: DemoData = {
@@ -244,6 +253,11 @@ export const DEMO: DemoData = {
       ],
     },
   ],
+  routing: {
+    dynamic_route: { name: 'Demo LCR', rule: 'lcr', trunks: ['Demo Vendor Out'] },
+    plan: { name: 'Demo Routing Plan', prefix: '' },
+    ingress_trunks: ['Demo Client In'],
+  },
   switches: [
     {
       name: 'demo-switch-1',

@@ -44,6 +44,7 @@ interface Sim {
   } | null;
   routes: { trunk_name: string; rate: string; profit: string; rate_table_name: string }[];
   trace: { step: string; outcome: string; detail: string; data?: Record<string, unknown> }[];
+  trunk_names: Record<string, { trunk_name: string; carrier_name: string }>;
 }
 
 describe('call simulation', () => {
@@ -93,6 +94,10 @@ describe('call simulation', () => {
     const dropped = sim.trace.find((t) => t.step === 'egress' && t.outcome === 'fail');
     expect(dropped?.data).toMatchObject({ trunk_id: f.vendors[0]!.trunk, reason: 'below_min_profitability' });
     expect(dropped?.detail).toContain('Vendor A out');
+    expect(sim.trunk_names[String(f.vendors[0]!.trunk)]).toEqual({
+      trunk_name: 'Vendor A out',
+      carrier_name: 'Vendor A',
+    });
   });
 
   it('explains a reject, and validates its input', async () => {

@@ -879,6 +879,8 @@ export const simulationResult = z.object({
     }),
   ),
   trace: z.array(traceStep),
+  /** Names of the trunks the trace mentions, by trunk id. */
+  trunk_names: z.record(z.string(), z.object({ trunk_name: z.string(), carrier_name: z.string() })),
   snapshot: z.object({ version: z.number(), built_at: z.string().nullable() }),
 });
 export type SimulationResult = z.output<typeof simulationResult>;

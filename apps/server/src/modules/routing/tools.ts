@@ -80,6 +80,11 @@ export function registerRoutingTools(
         detail: t.detail,
         ...(t.data ? { data: JSON.parse(JSON.stringify(t.data)) as Record<string, unknown> } : {}),
       })),
+      trunk_names: Object.fromEntries(
+        [
+          ...new Set(d.trace.map((s) => s.data?.trunk_id).filter((x): x is number => typeof x === 'number')),
+        ].map((tid) => [String(tid), names.trunk(tid)]),
+      ),
       snapshot: { version: engine.snapshotVersion, built_at: engine.snapshotBuiltAt?.toISOString() ?? null },
     };
   });
