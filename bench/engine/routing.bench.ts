@@ -103,7 +103,9 @@ function deckDate(text: string): number | null {
 /** Micro-units to a decimal string with 6 places (deck rates are exact to 1e-4). */
 function micros(n: number): string {
   const m = Math.max(1, Math.round(n));
-  return `${Math.floor(m / 1e6)}.${String(m % 1e6).padStart(6, '0')}`;
+  // join() gives a flat string, as a database driver or JSON.parse would (a template literal
+  // would leave a rope that the engine's first read has to flatten).
+  return [String(Math.floor(m / 1e6)), '.', String(m % 1e6).padStart(6, '0')].join('');
 }
 
 interface DeckRow {
@@ -452,7 +454,7 @@ function buildTimes(codes: string[]): { prefix_index_700k: BuildTime; snapshot_7
       decimal_places: 6,
       rows: codes.map((code, i) => ({
         code,
-        rate: `0.00${String(1000 + (i % 9000))}`,
+        rate: micros(1000 + (i % 9000)),
         min_time: 6,
         interval: 6,
       })),

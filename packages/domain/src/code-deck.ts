@@ -57,21 +57,19 @@ export class CodeDeck {
     tables: readonly (readonly I[])[],
     visit: (row: I, table: number, index: number, k: number) => void = () => undefined,
   ): CodeDeck {
-    let total = 0;
-    for (const rows of tables) total += rows.length;
+    // Rows are numbered r = 0 .. total-1 table by table: row r of table t is tables[t][r - first[t]].
+    const first = new Int32Array(tables.length + 1);
+    for (let t = 0; t < tables.length; t++)
+      first[t + 1] = (first[t] as number) + (tables[t] as readonly I[]).length;
+    const total = first[tables.length] as number;
     let capacity = Math.max(64, Math.ceil(total / Math.max(1, tables.length)) + 64);
     let nodes = new Int32Array(capacity * NODE);
     let nodeCount = 1;
     const nodeOf = new Int32Array(total);
-    const tableOf = new Int32Array(total);
-    const source: I[] = new Array<I>(total);
-    const indexInTable = new Int32Array(total);
 
     let r = 0;
     for (let t = 0; t < tables.length; t++) {
-      const rowsOfTable = tables[t] as readonly I[];
-      for (let i = 0; i < rowsOfTable.length; i++) {
-        const row = rowsOfTable[i] as I;
+      for (const row of tables[t] as readonly I[]) {
         const code = row.code;
         let node = 0;
         for (let i = 0; i < code.length; i++) {
@@ -91,17 +89,27 @@ export class CodeDeck {
           }
           node = child;
         }
-        nodeOf[r] = node;
-        tableOf[r] = t;
-        source[r] = row;
-        indexInTable[r] = i;
-        r++;
+        nodeOf[r++] = node;
       }
     }
 
-    // Order rows by (node, table) with two stable counting sorts (table first, then node).
-    const byTable = countingOrder(tableOf, tables.length, null);
-    const order = countingOrder(nodeOf, nodeCount, byTable);
+    // Order rows by (node, table): a stable counting sort by node of rows already in table order.
+    const order = countingOrder(nodeOf, nodeCount);
+    const tableOfRow = (row: number): number => {
+      // the last t with first[t] <= row (binary search: snapshots may hold hundreds of tables)
+      let low = 0;
+      let high = tables.length - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        if ((first[middle] as number) <= row) low = middle;
+        else high = middle - 1;
+      }
+      return low;
+    };
+    const rowAt = (row: number): I => {
+      const t = tableOfRow(row);
+      return (tables[t] as readonly I[])[row - (first[t] as number)] as I;
+    };
 
     // Entries: runs of equal (node, table) in that order; nodes come in increasing order.
     const entryTableAll = new Int32Array(total);
@@ -113,7 +121,7 @@ export class CodeDeck {
     for (let k = 0; k < total; k++) {
       const row = order[k] as number;
       const node = nodeOf[row] as number;
-      const table = tableOf[row] as number;
+      const table = tableOfRow(row);
       if (node !== previousNode || table !== previousTable) {
         if (node !== previousNode) {
           codeCount++;
@@ -136,11 +144,12 @@ export class CodeDeck {
     for (let e = 0; e < entries; e++) {
       const from = rowStart[e] as number;
       const to = rowStart[e + 1] as number;
-      if (to - from > 1) sortLatestFirst(order, from, to, source);
+      if (to - from > 1) sortLatestFirst(order, from, to, rowAt);
       for (let k = from; k < to; k++) {
         const index = order[k] as number;
-        const row = source[index] as I;
-        visit(row, tableOf[index] as number, indexInTable[index] as number, k);
+        const t = tableOfRow(index);
+        const row = (tables[t] as readonly I[])[index - (first[t] as number)] as I;
+        visit(row, t, index - (first[t] as number), k);
         starts[k] = row.effective_date ?? -Infinity;
         ends[k] = row.end_date ?? Infinity;
       }
@@ -213,16 +222,13 @@ export class CodeDeck {
   }
 }
 
-/** Stable counting sort of indices 0..keys.length-1 by key (0..range-1), applied on `input` order. */
-function countingOrder(keys: Int32Array, range: number, input: Int32Array | null): Int32Array {
+/** Stable counting sort of indices 0..keys.length-1 by key (0..range-1). */
+function countingOrder(keys: Int32Array, range: number): Int32Array {
   const counts = new Int32Array(range + 1);
   for (let i = 0; i < keys.length; i++) counts[(keys[i] as number) + 1]! += 1;
   for (let k = 0; k < range; k++) counts[k + 1]! += counts[k] as number;
   const out = new Int32Array(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    const index = input === null ? i : (input[i] as number);
-    out[counts[keys[index] as number]!++] = index;
-  }
+  for (let i = 0; i < keys.length; i++) out[counts[keys[i] as number]!++] = i;
   return out;
 }
 
@@ -231,9 +237,9 @@ function sortLatestFirst<R extends PrefixRow>(
   order: Int32Array,
   from: number,
   to: number,
-  rows: readonly R[],
+  rowAt: (row: number) => R,
 ): void {
-  const startOf = (r: number) => (rows[r] as R).effective_date ?? -Infinity;
+  const startOf = (r: number) => rowAt(r).effective_date ?? -Infinity;
   for (let i = from + 1; i < to; i++) {
     const r = order[i] as number;
     const start = startOf(r);
