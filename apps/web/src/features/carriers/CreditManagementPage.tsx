@@ -20,7 +20,7 @@ const LABELS: Record<string, string> = {
   test_credit: 'carriers.testCredit',
 };
 
-const resource: ListResource<Row> = {
+const resourceOf = (t: (k: string) => string): ListResource<Row> => ({
   key: 'credit',
   title: 'carriers.creditManagement',
   list: api.carriers.creditList,
@@ -77,22 +77,16 @@ const resource: ListResource<Row> = {
       name: 'client_type',
       title: 'carriers.clientType',
       kind: 'select',
-      options: [
-        { value: 'client', label: 'Client' },
-        { value: 'vendor', label: 'Vendor' },
-      ],
+      options: ['client', 'vendor'].map((v) => ({ value: v, label: t(`carriers.types.${v}`) })),
     },
     {
       name: 'mode',
       title: 'carriers.mode',
       kind: 'select',
-      options: [
-        { value: 'prepaid', label: 'Prepaid' },
-        { value: 'postpaid', label: 'Postpaid' },
-      ],
+      options: ['prepaid', 'postpaid'].map((v) => ({ value: v, label: t(`carriers.modes.${v}`) })),
     },
   ],
-};
+});
 
 /** Termination > Credit Management: balances and credit; changing them needs Credit Management write. */
 export default function CreditManagementPage() {
@@ -138,7 +132,7 @@ export default function CreditManagementPage() {
   return (
     <>
       <ResourceList
-        resource={resource}
+        resource={resourceOf(t)}
         extraActions={(r) => (
           <Tooltip title={t('carriers.editCredit')}>
             <Button

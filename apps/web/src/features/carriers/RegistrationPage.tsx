@@ -14,7 +14,7 @@ import './i18n';
 type Row = z.output<typeof api.carriers.registrationDetail>;
 const COLORS = { pending: 'gold', approved: 'green', rejected: 'red' } as const;
 
-const resource: ListResource<Row> = {
+const resourceOf = (t: (k: string) => string): ListResource<Row> => ({
   key: 'registration',
   title: 'carriers.registration',
   list: api.carriers.listRegistrations,
@@ -69,22 +69,28 @@ const resource: ListResource<Row> = {
       name: 'status',
       title: 'carriers.status',
       kind: 'select',
-      options: ['pending', 'approved', 'rejected'].map((v) => ({ value: v, label: v })),
+      options: ['pending', 'approved', 'rejected'].map((v) => ({
+        value: v,
+        label: t(`carriers.statuses.${v}`),
+      })),
     },
     {
       name: 'company_type',
       title: 'carriers.companyType',
       kind: 'select',
-      options: ['termination', 'origination'].map((v) => ({ value: v, label: v })),
+      options: ['termination', 'origination'].map((v) => ({
+        value: v,
+        label: t(`carriers.companyTypes.${v}`),
+      })),
     },
     {
       name: 'client_type',
       title: 'carriers.clientType',
       kind: 'select',
-      options: ['client', 'vendor'].map((v) => ({ value: v, label: v })),
+      options: ['client', 'vendor'].map((v) => ({ value: v, label: t(`carriers.types.${v}`) })),
     },
   ],
-};
+});
 
 /** Approve or reject a pending sign-up (shared by the list and the detail page). */
 export function useRegistrationDecision(after: () => Promise<unknown> | void) {
@@ -120,7 +126,7 @@ export default function RegistrationPage() {
   );
   return (
     <ResourceList
-      resource={resource}
+      resource={resourceOf(t)}
       extraActions={(r) => (
         <>
           <Tooltip title={t('carriers.details')}>

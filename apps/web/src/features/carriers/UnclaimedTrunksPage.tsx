@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import type { z } from 'zod';
 import { ActiveTag, ResourceList } from '../../components/resource/ResourceList';
 import type { ListResource } from '../../components/resource/types';
+import '../trunks/i18n';
 import './i18n';
 
 type Row = z.output<typeof api.trunks.unclaimedRow>;

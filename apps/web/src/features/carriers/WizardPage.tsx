@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { Alert, Button, Card, Descriptions, Form, Input, InputNumber, Select, Space, Steps } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
@@ -55,6 +55,8 @@ export default function WizardPage() {
   });
   const [form] = Form.useForm();
   const step = STEPS[current];
+  // Each step starts from its own values (the form instance is shared by the steps).
+  useEffect(() => form.resetFields(), [current, form]);
   const items = (list?: { id: number; name: string }[]) =>
     (list ?? []).map((i) => ({ value: i.id, label: i.name }));
   const labelOf = (path: (string | number)[]) =>
@@ -70,10 +72,12 @@ export default function WizardPage() {
 
   const next = async () => {
     if (!step) return;
-    const values = { ...data[step], ...(form.getFieldsValue(true) as Values) };
+    const values = { ...data[step], ...(form.getFieldsValue() as Values) };
     const parsed = schemaOf(step).safeParse(clean(values));
     if (!parsed.success) {
-      form.setFields(issuesToFields(parsed.error.issues, labelOf));
+      const fields = issuesToFields(parsed.error.issues, labelOf);
+      form.setFields(fields.filter((f) => f.name.length));
+      for (const f of fields.filter((x) => !x.name.length)) flash(f.errors.join(' '), 'error');
       return;
     }
     setBusy(true);

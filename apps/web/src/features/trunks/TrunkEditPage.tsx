@@ -35,6 +35,12 @@ const pick = (v: Values, keys: string[]) =>
  * (/template/{ingress|egress}_trunk_template/...): every tab, checked with the contract's schemas.
  */
 export default function TrunkEditPage() {
+  // A new route (another trunk, or new after edit) starts a fresh form.
+  const l = useLocation();
+  return <TrunkEdit key={l.pathname + l.search} />;
+}
+
+function TrunkEdit() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { flash } = useFeedback();
