@@ -228,7 +228,7 @@ export const creditRow = z.object({
   allowed_credit: z.string(),
   test_credit: z.string(),
   unlimited_credit: z.boolean(),
-  /** What the carrier may still spend: prepaid balance + allowed credit, postpaid balance + credit limit. */
+  /** What the carrier may still spend: prepaid balance + allowed and test credit, postpaid balance + credit limit. */
   available: z.string(),
 });
 export const creditList = endpoint({

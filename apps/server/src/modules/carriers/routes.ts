@@ -40,7 +40,7 @@ export function registerCarriers(app: FastifyInstance, s: Services): void {
       ])
       // The admission rule of @tandem/domain (creditAllows), shown as the amount still available.
       .select(
-        sql<string>`(c.balance + case when c.mode = 'prepaid' then c.allowed_credit else c.credit_limit end)::text`.as(
+        sql<string>`(c.balance + case when c.mode = 'prepaid' then c.allowed_credit + c.test_credit else c.credit_limit end)::text`.as(
           'available',
         ),
       );

@@ -60,6 +60,7 @@ export interface FieldError {
 export function issuesToFields(
   issues: readonly z.core.$ZodIssue[],
   labelOf: (path: (string | number)[]) => string,
+  message: (key: string, args: readonly (string | number)[]) => string = serverMessage,
 ): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
@@ -69,7 +70,7 @@ export function issuesToFields(
     if (seen.has(k)) continue;
     seen.add(k);
     const args = (i as { params?: { args?: (string | number)[] } }).params?.args;
-    out.push({ name, errors: [serverMessage(i.message, args ?? [labelOf(name)])] });
+    out.push({ name, errors: [message(i.message, args ?? [labelOf(name)])] });
   }
   return out;
 }
