@@ -1,3 +1,4 @@
+import path from 'node:path';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startHarness, upload, type Harness } from './harness';
@@ -11,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const SDF = '/work/shared/data/rate-decks/sdf-outbound-rates.csv';
+// shared/ sits beside the repository (as in CI's clone).
+const SDF = path.resolve(import.meta.dirname, '../../../../../shared/data/rate-decks/sdf-outbound-rates.csv');
 const SDF_MAPPING = JSON.stringify({
   Destination: 'code_name',
   Prefix: 'code',
