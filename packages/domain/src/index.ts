@@ -84,6 +84,8 @@ export type * from './config';
 export type * from './snapshot-types';
 export { SnapshotError } from './snapshot-types';
 export { buildSnapshot } from './snapshot';
+export type { RateRowChange } from './rate-patch';
+export { patchRateRows } from './rate-patch';
 export type {
   CallAttempt,
   DecideOptions,

@@ -76,7 +76,7 @@ export function rateTableHead(config: RateTableConfig, at: string, slot: number)
  * strings per row (7.7 million rows is a real size): the field path of an error is only put
  * together when there is an error.
  */
-function writeRateRow(
+export function writeRateRow(
   store: RateStore,
   k: number,
   r: RateRowConfig,
