@@ -123,7 +123,7 @@ export const carrierCreate = z
     client_type: z.enum(['client', 'vendor']).default('client'),
     company_type: z.enum(['termination', 'origination']).default('termination'),
     is_active: z.boolean().default(true),
-    main_email: singleEmail,
+    main_email: z.string().trim().min(1, { message: 'required' }).pipe(singleEmail),
     noc_email: optionalEmail.default(''),
     billing_email: optionalEmail.default(''),
     rates_email: optionalEmail.default(''),
