@@ -160,6 +160,7 @@ describe('carriers: create, read, list', () => {
       'main_email',
       'The main_email field must be a valid email',
     );
+    invalid(await create(client('Bad', { main_email: ' ' })), 'main_email', 'main_email is required');
     invalid(await create(client('Bad', { noc_email: 'x@' })), 'noc_email');
     invalid(await create(client('Bad', { time_zone: '+1300' })), 'time_zone');
     invalid(
