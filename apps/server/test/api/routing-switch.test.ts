@@ -207,7 +207,7 @@ describe('POST /api/switch/route', () => {
     expect(ok(await call('447700900123')).result).toBe('route');
   });
 
-  it('picks up a rate change incrementally (only the changed row is read)', async () => {
+  it('picks up rate changes incrementally: a new value is patched in, a deleted row rebuilds', async () => {
     const db = h.built.services.db;
     await db
       .updateTable('rates')
@@ -218,7 +218,7 @@ describe('POST /api/switch/route', () => {
     h.built.services.configChanged.notify();
     const st = await settled(h, admin, version);
     version = st.version;
-    expect(st.load_kind).toBe('incremental');
+    expect(st.load_kind).toBe('patch');
     const a = ok(await call('447700900123'));
     expect(a.routes.map((r) => [r.trunk_id, r.rate, r.profit])).toEqual([
       [f.vendors[0]!.trunk, '0.0100', '0.0400'],
@@ -229,8 +229,28 @@ describe('POST /api/switch/route', () => {
       .where('rate_table_id', '=', f.vendors[0]!.table)
       .where('code', '=', '44')
       .execute();
-    await rebuild();
+    h.built.services.configChanged.notify();
+    const after = await settled(h, admin, version);
+    version = after.version;
+    expect(after.load_kind).toBe('incremental');
     expect(ok(await call('447700900123')).routes.map((r) => r.trunk_id)).toEqual([f.vendors[1]!.trunk]);
+    // a value change together with another configuration change is built, not patched
+    await db
+      .updateTable('rates')
+      .set({ rate: '0.0260' })
+      .where('rate_table_id', '=', f.vendors[1]!.table)
+      .where('code', '=', '44')
+      .execute();
+    await db
+      .updateTable('trunks')
+      .set({ cps_limit: 50 })
+      .where('trunk_id', '=', f.vendors[1]!.trunk)
+      .execute();
+    h.built.services.configChanged.notify();
+    const both = await settled(h, admin, version);
+    version = both.version;
+    expect(both.load_kind).toBe('incremental');
+    expect(ok(await call('447700900123')).routes.map((r) => r.rate)).toEqual(['0.0260']);
   });
 
   it('reports the engine status', async () => {

@@ -786,8 +786,11 @@ export const engineStatus = z.object({
   built_at: z.string().nullable(),
   build_ms: z.number().nullable(),
   load_ms: z.number().nullable(),
-  /** 'full' (every rate reloaded) or 'incremental' (changed rows only). */
-  load_kind: z.enum(['full', 'incremental']).nullable(),
+  /**
+   * 'full' (every rate read, snapshot built), 'incremental' (changed rate rows read, snapshot built)
+   * or 'patch' (only rate values changed: written into the snapshot, no build).
+   */
+  load_kind: z.enum(['full', 'incremental', 'patch']).nullable(),
   counts: z.object({
     carriers: z.number(),
     trunks: z.number(),

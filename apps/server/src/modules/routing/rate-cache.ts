@@ -36,6 +36,12 @@ export interface RateLoad {
   kind: 'full' | 'incremental';
   /** Rows read from the database by this load. */
   rows_read: number;
+  /**
+   * Incremental loads whose every change kept its row's table, code and dates: the new rows, which
+   * the snapshot can take without a full build (domain patchRateRows). Null: rows came, went or
+   * moved, or whole tables were read.
+   */
+  patches: { rate_table_id: number; row: CachedRate }[] | null;
 }
 
 export class RateCache {
@@ -74,6 +80,7 @@ export class RateCache {
     if (changes.some((c) => c.rate_table_id === 0 && c.rate_id === null)) return this.fullLoad();
 
     const whole = new Set(changes.filter((c) => c.rate_id === null).map((c) => c.rate_table_id));
+    let patches: RateLoad['patches'] = whole.size ? null : [];
     const ids = [
       ...new Set(
         changes
@@ -102,14 +109,21 @@ export class RateCache {
         read += fresh.length;
         const byId = new Map(fresh.map((r) => [Number(r.rate_id), r]));
         for (const rateId of chunk) {
-          for (const t of formerTables.get(rateId) ?? []) if (!whole.has(t)) this.remove(t, rateId);
           const row = byId.get(rateId);
-          if (row && !whole.has(row.rate_table_id)) this.put(row);
+          const before = [...(formerTables.get(rateId) ?? [])]
+            .map((t) => this.find(t, rateId))
+            .filter((r) => r !== undefined);
+          if (patches !== null && (!row || before.length !== 1 || !sameKey(before[0]!, row))) patches = null;
+          for (const t of formerTables.get(rateId) ?? []) if (!whole.has(t)) this.remove(t, rateId);
+          if (row && !whole.has(row.rate_table_id)) {
+            this.put(row);
+            patches?.push({ rate_table_id: row.rate_table_id, row });
+          }
         }
       }
     }
     this.advance(watermark, changes);
-    return { kind: 'incremental', rows_read: read };
+    return { kind: 'incremental', rows_read: read, patches };
   }
 
   /** Forgets tables that no longer exist. */
@@ -142,7 +156,7 @@ export class RateCache {
     this.applied.clear();
     // Changes of transactions still running when the load began are applied (again) next time.
     this.watermark = watermark;
-    return { kind: 'full', rows_read: read };
+    return { kind: 'full', rows_read: read, patches: null };
   }
 
   private async loadTable(rateTableId: number): Promise<number> {
@@ -171,6 +185,13 @@ export class RateCache {
       t.index = index;
     }
     return t.index;
+  }
+
+  private find(rateTableId: number, rateId: number): CachedRate | undefined {
+    const t = this.tables.get(rateTableId);
+    if (!t) return undefined;
+    const at = this.indexOf(t).get(rateId);
+    return at === undefined ? undefined : t.rows[at];
   }
 
   private remove(rateTableId: number, rateId: number): void {
@@ -214,4 +235,14 @@ export class RateCache {
     }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`.execute(this.db);
     return r.rows[0]!.xmin;
   }
+}
+
+/** Same table, code and dates: only values changed. */
+function sameKey(a: CachedRate, b: CachedRate): boolean {
+  return (
+    a.rate_table_id === b.rate_table_id &&
+    a.code === b.code &&
+    (a.effective_date ?? null) === (b.effective_date ?? null) &&
+    (a.end_date ?? null) === (b.end_date ?? null)
+  );
 }

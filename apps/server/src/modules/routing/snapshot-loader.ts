@@ -68,6 +68,11 @@ export class ConfigLoader {
     this.stopped = true;
   }
 
+  /** Version of the US jurisdiction data in the last load. */
+  get jurisdictionVersion(): number {
+    return this.jurisdiction?.version ?? -1;
+  }
+
   async load(): Promise<LoadedConfig> {
     const db = this.db;
     const rateLoad = await this.rates.refresh();

@@ -1,6 +1,6 @@
 import type { api } from '@tandem/contract';
 import type { z } from 'zod';
-import { buildSnapshot, type RoutingSnapshot } from '@tandem/domain';
+import { buildSnapshot, patchRateRows, type EngineConfig, type RoutingSnapshot } from '@tandem/domain';
 import type { Services } from '../../services';
 import { ConfigLoader, type LoadedConfig } from './snapshot-loader';
 import { readErrorResponses } from './routing-settings';
@@ -21,7 +21,9 @@ export class SnapshotService {
   private builtAt: Date | null = null;
   private buildMs: number | null = null;
   private loadMs: number | null = null;
-  private loadKind: 'full' | 'incremental' | null = null;
+  private loadKind: 'full' | 'incremental' | 'patch' | null = null;
+  /** The configuration besides the rate rows, as text: when it did not change, rate value changes are patched in. */
+  private shape: string | null = null;
   private counts: LoadedConfig['counts'] = {
     carriers: 0,
     trunks: 0,
@@ -123,16 +125,26 @@ export class SnapshotService {
       const loaded = await this.loader.load();
       const errors = await readErrorResponses(this.s.settings);
       if (this.stopped) return;
+      const shape = shapeOf(loaded.config, this.loader.jurisdictionVersion);
       const t1 = performance.now();
-      const snapshot = buildSnapshot(loaded.config);
+      const patches = loaded.rates.patches;
+      // Only rate values changed: write them into the snapshot in service (domain patchRateRows).
+      const patched =
+        this.current !== null &&
+        patches !== null &&
+        shape === this.shape &&
+        patchRateRows(this.current, patches);
+      if (!patched) {
+        this.current = buildSnapshot(loaded.config);
+        this.shape = shape;
+      }
       const t2 = performance.now();
-      this.current = snapshot;
       this.errorResponses = new Map(errors.map((e) => [e.reason, { code: e.code, clause: e.clause }]));
       this.version++;
       this.builtAt = new Date();
       this.loadMs = Math.round(t1 - t0);
       this.buildMs = Math.round(t2 - t1);
-      this.loadKind = loaded.rates.kind;
+      this.loadKind = patched ? 'patch' : loaded.rates.kind;
       this.counts = loaded.counts;
       this.lastError = null;
       this.s.log.info(
@@ -158,4 +170,13 @@ export class SnapshotService {
     this.idleWaiters = [];
     for (const w of waiters) w();
   }
+}
+
+/** The configuration without its rate rows (and with the jurisdiction data's version), as text. */
+function shapeOf(config: EngineConfig, jurisdictionVersion: number): string {
+  return JSON.stringify({
+    ...config,
+    rate_tables: config.rate_tables.map(({ rows: _rows, ...table }) => table),
+    jurisdiction: jurisdictionVersion,
+  });
 }

@@ -287,7 +287,7 @@ const en = {
   builtAt: 'Built at',
   loadTime: 'Load',
   buildTime: 'Build',
-  loadKinds: { full: 'full', incremental: 'changes only' },
+  loadKinds: { full: 'full', incremental: 'changes only', patch: 'rate values patched' },
   lastError: 'The last rebuild failed ({{at}}); calls are answered from the previous snapshot',
   warnings: '{{count}} warning(s)',
   counts: {
@@ -608,7 +608,7 @@ const de: typeof en = {
   builtAt: 'Erstellt',
   loadTime: 'Laden',
   buildTime: 'Aufbau',
-  loadKinds: { full: 'vollständig', incremental: 'nur Änderungen' },
+  loadKinds: { full: 'vollständig', incremental: 'nur Änderungen', patch: 'Tarifwerte eingespielt' },
   lastError:
     'Der letzte Neuaufbau ist fehlgeschlagen ({{at}}); Anrufe werden mit dem vorherigen Snapshot beantwortet',
   warnings: '{{count}} Warnung(en)',
@@ -923,7 +923,7 @@ const ch: typeof en = {
   builtAt: '构建时间',
   loadTime: '加载',
   buildTime: '构建',
-  loadKinds: { full: '完整', incremental: '仅变更' },
+  loadKinds: { full: '完整', incremental: '仅变更', patch: '仅更新费率值' },
   lastError: '上次重建失败（{{at}}）；呼叫仍由之前的快照应答',
   warnings: '{{count}} 条警告',
   counts: {
