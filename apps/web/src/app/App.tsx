@@ -31,7 +31,9 @@ function useAntLocale(lang: string): Locale | undefined {
   return locale;
 }
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } } });
+// Cached reads are shown at once but refetched when a page mounts: after a write (a new carrier, trunk,
+// route...) the next page must offer it (e.g. in its selects), not a copy up to 30 s old.
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 0 } } });
 
 /** Connects the API client's error catalogue to the frame (toasts, navigation, sign-out). */
 function ApiBridge() {
