@@ -9,7 +9,9 @@
  *
  * Reported: the rebuild time (signal to new snapshot in service, with its load and build parts), the
  * route latency while it ran (max, p99) against the same load without a rebuild (the baseline), and
- * that the new rate is in the answers afterwards. Runs on PGlite, and on PostgreSQL when
+ * that the new rate is in the answers afterwards. A value-only change is patched into the snapshot
+ * in service (domain patchRateRows); for comparison a structural change (a new code) follows: one
+ * row read, the whole snapshot built. Runs on PGlite, and on PostgreSQL when
  * DATABASE_URL is set.
  *
  *   npx tsx bench/routing/rebuild.bench.ts        Target: rebuild under 2 s, answers throughout.
@@ -61,22 +63,43 @@ async function run(label: string, databaseUrl: string | null) {
     const withRebuild = await during;
     const after = await route(probe);
 
+    // A structural change (a new code in the 700,000-code table): read incrementally, built in full.
+    const during2 = load(`${base}/switch/route`, 1e9, SECONDS, CONNECTIONS, { bodies, headers });
+    await new Promise((r) => setTimeout(r, (SECONDS * 1000) / 3));
+    await sql`INSERT INTO rates (rate_table_id, code, code_name, rate, effective_date) VALUES (${customerTable}, '1212555123', 'USA', 0.0888, '2020-01-01')`.execute(
+      db,
+    );
+    const signalled2 = performance.now();
+    built.services.configChanged.notify();
+    const structural = await settled(base, token, rebuilt.version);
+    const structuralMs = Math.round(performance.now() - signalled2);
+    const withBuild = await during2;
+    const afterInsert = await route('12125551234');
+
     return {
       database: label,
       setup_ms: setupMs,
       rates_loaded: first.counts.rates,
       first_load: { load_ms: first.load_ms, build_ms: first.build_ms },
-      rebuild: {
+      rate_change: {
         total_ms: rebuildMs,
         debounce_ms: 200,
         load_kind: rebuilt.load_kind,
         load_ms: rebuilt.load_ms,
-        build_ms: rebuilt.build_ms,
+        apply_ms: rebuilt.build_ms,
       },
       route_calls_without_rebuild: baseline,
-      route_calls_during_rebuild: withRebuild,
+      route_calls_during_rate_change: withRebuild,
       rate_before: before.payload.ingress?.rate,
       rate_after: after.payload.ingress?.rate,
+      new_code: {
+        total_ms: structuralMs,
+        load_kind: structural.load_kind,
+        load_ms: structural.load_ms,
+        build_ms: structural.build_ms,
+        rate_after: afterInsert.payload.ingress?.rate,
+      },
+      route_calls_during_full_build: withBuild,
       meets_target: rebuildMs < 2000 && withRebuild.failed === 0 && after.payload.ingress?.rate === '0.0777',
     };
   } finally {

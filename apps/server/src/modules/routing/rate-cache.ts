@@ -21,11 +21,16 @@ export interface CachedRate extends RateRowConfig {
 
 interface TableRows {
   rows: CachedRate[];
-  /** rate_id -> position in rows; built on the first row-level change. */
+  /** rate_id -> position in rows (built page by page while loading, so a later change finds its row at once). */
   index: Map<number, number> | null;
 }
 
-const PAGE = 50_000;
+const PAGE = 20_000;
+/**
+ * Lets other work run between pages: PGlite runs a query in this thread and its promise chain
+ * may never give timers and sockets a turn, so a long load would otherwise hold every request.
+ */
+export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const COLUMNS =
   sql.raw(`rate_id, rate_table_id, code, code_name, country, rate::text AS rate, intra_rate::text AS intra_rate,
   inter_rate::text AS inter_rate, ij_rate::text AS ij_rate, local_rate::text AS local_rate, min_time, "interval", grace_time,
@@ -145,10 +150,12 @@ export class RateCache {
       ).rows;
       for (const r of page) {
         let t = tables.get(r.rate_table_id);
-        if (!t) tables.set(r.rate_table_id, (t = { rows: [], index: null }));
+        if (!t) tables.set(r.rate_table_id, (t = { rows: [], index: new Map() }));
+        t.index!.set(Number(r.rate_id), t.rows.length);
         t.rows.push(r);
       }
       read += page.length;
+      await yieldToLoop();
       if (page.length < PAGE) break;
       last = Number(page[page.length - 1]!.rate_id);
     }
@@ -161,6 +168,7 @@ export class RateCache {
 
   private async loadTable(rateTableId: number): Promise<number> {
     const rows: CachedRate[] = [];
+    const index = new Map<number, number>();
     let last = 0;
     for (;;) {
       if (this.stopped()) throw new Error('stopped');
@@ -169,11 +177,15 @@ export class RateCache {
           this.db,
         )
       ).rows;
-      rows.push(...page);
+      for (const r of page) {
+        index.set(Number(r.rate_id), rows.length);
+        rows.push(r);
+      }
+      await yieldToLoop();
       if (page.length < PAGE) break;
       last = Number(page[page.length - 1]!.rate_id);
     }
-    if (rows.length) this.tables.set(rateTableId, { rows, index: null });
+    if (rows.length) this.tables.set(rateTableId, { rows, index });
     else this.tables.delete(rateTableId);
     return rows.length;
   }

@@ -19,7 +19,7 @@ import type {
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { SettingsService } from '../config/settings';
-import { RateCache, type RateLoad } from './rate-cache';
+import { RateCache, yieldToLoop, type RateLoad } from './rate-cache';
 import { readDefaultFailover, readSystemRouting } from './routing-settings';
 
 /**
@@ -465,6 +465,7 @@ export class ConfigLoader {
         .limit(100_000)
         .execute();
       for (const r of page) data.set(r.npanxx, { state: r.state, lata: r.lata || null });
+      await yieldToLoop();
       if (page.length < 100_000) break;
       last = page[page.length - 1]!.npanxx;
     }
