@@ -1,6 +1,7 @@
-import { type DuplicateMode } from '../contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../../db/connection';
+import { type DuplicateMode } from '../contract';
+import { prepareBulkRateWrite } from '../rate-query';
 import type { RowError } from './rate-rows';
 
 export interface ApplyOptions {
@@ -17,7 +18,11 @@ export interface ApplyOptions {
   hasCodeDeck: boolean;
   /** When codes absent from the file end (the import's default effective date). */
   absentEndDate: string;
+  /** Latest effective date in the file: only rates that start before it can end. */
+  maxEffective: string;
   dbKind: 'pglite' | 'postgres';
+  /** Milliseconds of each step, filled in (kept with the task for operations). */
+  timings?: Record<string, number>;
 }
 export interface ApplyCounts {
   inserted: number;
@@ -39,77 +44,54 @@ export class ImportRejected extends Error {
 
 const MONEY = ['rate', 'intra_rate', 'inter_rate', 'ij_rate', 'local_rate'] as const;
 const INTS: Record<string, number> = { min_time: 1, interval: 1, grace_time: 0 };
+const KEY = ['rate_table_id', 'code', 'effective_date'];
 const num = (v: unknown) => Number(v ?? 0);
 
 /**
  * Applies the staged rows of one import to the rate table with set-based SQL (call inside one
- * transaction): optional delete of the existing rates, end dates of replaced and absent codes,
- * then one INSERT ... ON CONFLICT for the duplicate mode. Amounts are rounded by PostgreSQL
- * (NUMERIC, half away from zero) to the table's decimal places.
+ * transaction): optional delete of the existing rates, the duplicate check ('reject'), end dates of
+ * replaced and absent codes, the UPDATE of existing rows ('overwrite'), then one INSERT of the new
+ * rows. Amounts are rounded by PostgreSQL (NUMERIC, half away from zero) to the table's decimal places.
  */
 export async function applyRateImport(trx: Db, o: ApplyOptions): Promise<ApplyCounts> {
   const counts: ApplyCounts = { inserted: 0, updated: 0, skipped: 0, ended: 0, deleted: 0 };
   const R = o.rateTableId;
   const T = o.taskId;
+  let t0 = performance.now();
+  const step = (name: string) => {
+    if (o.timings) o.timings[name] = Math.round(performance.now() - t0);
+    t0 = performance.now();
+  };
   if (o.dbKind === 'postgres') await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
+  await prepareBulkRateWrite(trx);
   await sql`SELECT 1 FROM rate_tables WHERE rate_table_id = ${R} FOR UPDATE`.execute(trx);
 
   if (o.deleteExisting) {
     const r = await trx.deleteFrom('rates').where('rate_table_id', '=', R).executeTakeFirst();
     counts.deleted = Number(r.numDeletedRows);
-  }
-
-  if (o.duplicateMode === 'reject' && !o.deleteExisting) {
-    const clash = await sql<{ line: number; code: string; effective_date: Date; n: number }>`
-      SELECT s.line, s.code, s.effective_date, count(*) OVER ()::int AS n
-      FROM rate_import_rows s JOIN rates r ON r.rate_table_id = ${R} AND r.code = s.code AND r.effective_date = s.effective_date
-      WHERE s.task_id = ${T} ORDER BY s.line LIMIT 1000`.execute(trx);
-    if (clash.rows.length) {
-      const errors: RowError[] = clash.rows.map((c) => ({
-        line: c.line,
-        code: c.code,
-        field: 'code',
-        key: 'codeEffectiveExists',
-        params: [c.code, new Date(c.effective_date).toISOString().replace('T', ' ').replace('.000Z', '')],
-      }));
-      throw new ImportRejected(errors, num(clash.rows[0]?.n));
-    }
-  }
-
-  if (o.endPrevious && !o.deleteExisting) {
-    const r = await sql`
-      WITH n AS (SELECT code, min(effective_date) AS eff FROM rate_import_rows WHERE task_id = ${T} GROUP BY code)
-      UPDATE rates r SET end_date = n.eff FROM n
-      WHERE r.rate_table_id = ${R} AND r.code = n.code AND r.effective_date < n.eff AND (r.end_date IS NULL OR r.end_date > n.eff)`.execute(
-      trx,
-    );
-    counts.ended += num(r.numAffectedRows);
-  }
-  if (o.endAbsent && !o.deleteExisting) {
-    const r = await sql`
-      UPDATE rates r SET end_date = ${o.absentEndDate}::timestamptz
-      WHERE r.rate_table_id = ${R} AND r.effective_date < ${o.absentEndDate}::timestamptz
-        AND (r.end_date IS NULL OR r.end_date > ${o.absentEndDate}::timestamptz)
-        AND NOT EXISTS (SELECT 1 FROM rate_import_rows s WHERE s.task_id = ${T} AND s.code = r.code)`.execute(
-      trx,
-    );
-    counts.ended += num(r.numAffectedRows);
+    step('delete_existing_ms');
+  } else {
+    if (o.duplicateMode === 'reject') await rejectDuplicates(trx, R, T);
+    step('duplicate_check_ms');
+    counts.ended = await endRates(trx, o);
+    step('end_dates_ms');
   }
 
   const dp = o.decimals;
   const deck = o.codeDeckId;
   const names = (col: 'code_name' | 'country'): RawBuilder<unknown> => {
-    if (deck === null) return sql`COALESCE(s.${sql.raw(col)}, '')`;
+    if (deck === null) return sql`COALESCE(s.${sql.ref(col)}, '')`;
     return o.hasCodeDeck
-      ? sql`COALESCE(NULLIF(s.${sql.raw(col)}, ''), c.${sql.raw(col)}, '')`
-      : sql`COALESCE(c.${sql.raw(col)}, '')`;
+      ? sql`COALESCE(NULLIF(s.${sql.ref(col)}, ''), c.${sql.ref(col)}, '')`
+      : sql`COALESCE(c.${sql.ref(col)}, '')`;
   };
+  // Column -> value of a rate row made from a staged row `s` (and the code deck's row `c`).
   const values: [string, RawBuilder<unknown>][] = [
     ['rate_table_id', sql`${R}::int`],
     ['code', sql`s.code`],
     ['code_name', names('code_name')],
     ['country', names('country')],
-    ...MONEY.map((m): [string, RawBuilder<unknown>] => [m, sql`round(s.${sql.raw(m)}, ${dp}::int)`]),
+    ...MONEY.map((m): [string, RawBuilder<unknown>] => [m, sql`round(s.${sql.ref(m)}, ${dp}::int)`]),
     ...Object.entries(INTS).map(([c, d]): [string, RawBuilder<unknown>] => [
       c,
       sql`COALESCE(s.${sql.ref(c)}, ${d}::int)`,
@@ -122,36 +104,100 @@ export async function applyRateImport(trx: Db, o: ApplyOptions): Promise<ApplyCo
     deck === null
       ? sql`rate_import_rows s`
       : sql`rate_import_rows s LEFT JOIN codes c ON c.code_deck_id = ${deck}::int AND c.code = s.code`;
-  const insert = sql`INSERT INTO rates (${sql.join(values.map(([c]) => sql.ref(c)))})
-    SELECT ${sql.join(values.map(([, v]) => v))} FROM ${from} WHERE s.task_id = ${T}`;
+  const staged = await sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM rate_import_rows WHERE task_id = ${T}`.execute(trx);
 
-  if (o.duplicateMode === 'overwrite') {
-    // Columns the file does not have keep their values on existing rows.
-    const updatable = values
+  if (o.duplicateMode === 'overwrite' && !o.deleteExisting) {
+    // Existing rows by one UPDATE joined on code and effective date. Only rows whose values change
+    // get a new version (HOT: no indexed column changes); columns the file does not have keep their
+    // values. Every matched row counts as overwritten.
+    const columns = values
       .map(([c]) => c)
-      .filter((c) => !['rate_table_id', 'code', 'effective_date'].includes(c))
+      .filter((c) => !KEY.includes(c))
       .filter(
         (c) =>
           o.present.has(c) || ((c === 'code_name' || c === 'country') && deck !== null) || c === 'end_date',
       );
-    const r = await sql<{ inserted: number; total: number }>`
-      WITH up AS (${insert} ON CONFLICT (rate_table_id, code, effective_date) DO UPDATE SET ${sql.join(updatable.map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))}
-        RETURNING (xmax = 0) AS fresh)
-      SELECT (count(*) FILTER (WHERE fresh))::int AS inserted, count(*)::int AS total FROM up`.execute(trx);
-    counts.inserted = num(r.rows[0]?.inserted);
-    counts.updated = num(r.rows[0]?.total) - counts.inserted;
-  } else {
-    const staged = await sql<{
-      n: number;
-    }>`SELECT count(*)::int AS n FROM rate_import_rows WHERE task_id = ${T}`.execute(trx);
-    const r = await sql`${insert} ON CONFLICT (rate_table_id, code, effective_date) DO NOTHING`.execute(trx);
-    counts.inserted = num(r.numAffectedRows);
-    counts.skipped = num(staged.rows[0]?.n) - counts.inserted;
+    const source = columns.map((c) => sql`n.${sql.ref(c)}`);
+    await sql`
+      UPDATE rates r SET ${sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${source[i]}`))}
+      FROM (SELECT ${sql.join(values.map(([c, v]) => sql`${v} AS ${sql.ref(c)}`))} FROM ${from} WHERE s.task_id = ${T}) n
+      WHERE r.rate_table_id = ${R} AND r.code = n.code AND r.effective_date = n.effective_date
+        AND (${sql.join(columns.map((c) => sql`r.${sql.ref(c)}`))}) IS DISTINCT FROM (${sql.join(source)})`.execute(
+      trx,
+    );
+    step('overwrite_ms');
   }
+  // New rows; rows that exist stay as they are ('skip') or were overwritten just above.
+  const r = await sql`INSERT INTO rates (${sql.join(values.map(([c]) => sql.ref(c)))})
+    SELECT ${sql.join(values.map(([, v]) => v))} FROM ${from} WHERE s.task_id = ${T}
+    ON CONFLICT (rate_table_id, code, effective_date) DO NOTHING`.execute(trx);
+  counts.inserted = num(r.numAffectedRows);
+  const matched = num(staged.rows[0]?.n) - counts.inserted;
+  if (o.duplicateMode === 'overwrite') counts.updated = matched;
+  else counts.skipped = matched;
+  step('insert_ms');
   await trx
     .updateTable('rate_tables')
     .set({ updated_at: new Date() })
     .where('rate_table_id', '=', R)
     .execute();
   return counts;
+}
+
+/** 'reject': rows whose code and effective date the table already has refuse the whole import. */
+async function rejectDuplicates(trx: Db, R: number, T: number): Promise<void> {
+  const clash = await sql<{ line: number; code: string; effective_date: Date; n: number }>`
+    SELECT s.line, s.code, s.effective_date, count(*) OVER ()::int AS n
+    FROM rate_import_rows s JOIN rates r ON r.rate_table_id = ${R} AND r.code = s.code AND r.effective_date = s.effective_date
+    WHERE s.task_id = ${T} ORDER BY s.line LIMIT 1000`.execute(trx);
+  if (!clash.rows.length) return;
+  const errors: RowError[] = clash.rows.map((c) => {
+    const shown = new Date(c.effective_date)
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, '');
+    return { line: c.line, code: c.code, field: 'code', key: 'codeEffectiveExists', params: [c.code, shown] };
+  });
+  throw new ImportRejected(errors, num(clash.rows[0]?.n));
+}
+
+/**
+ * End dates of existing rates: of the imported codes when a new rate starts (end previous), and of
+ * codes absent from the file at the import's effective date (end absent). Only rates that start
+ * before the file's latest date can end: most re-imports have none, and then nothing is joined.
+ */
+async function endRates(trx: Db, o: ApplyOptions): Promise<number> {
+  const R = o.rateTableId;
+  const T = o.taskId;
+  let ended = 0;
+  const limit = o.endAbsent && o.absentEndDate > o.maxEffective ? o.absentEndDate : o.maxEffective;
+  if (!(o.endPrevious || o.endAbsent) || !limit) return 0;
+  const older =
+    await sql`SELECT 1 FROM rates WHERE rate_table_id = ${R} AND effective_date < ${limit}::timestamptz LIMIT 1`.execute(
+      trx,
+    );
+  if (!older.rows.length) return 0;
+  if (o.endPrevious) {
+    const r = await sql`
+      WITH n AS (SELECT code, min(effective_date) AS eff FROM rate_import_rows WHERE task_id = ${T} GROUP BY code)
+      UPDATE rates r SET end_date = n.eff FROM n
+      WHERE r.rate_table_id = ${R} AND r.effective_date < ${o.maxEffective}::timestamptz
+        AND r.code = n.code AND r.effective_date < n.eff AND (r.end_date IS NULL OR r.end_date > n.eff)`.execute(
+      trx,
+    );
+    ended += num(r.numAffectedRows);
+  }
+  if (o.endAbsent) {
+    const r = await sql`
+      UPDATE rates r SET end_date = ${o.absentEndDate}::timestamptz
+      WHERE r.rate_table_id = ${R} AND r.effective_date < ${o.absentEndDate}::timestamptz
+        AND (r.end_date IS NULL OR r.end_date > ${o.absentEndDate}::timestamptz)
+        AND NOT EXISTS (SELECT 1 FROM rate_import_rows s WHERE s.task_id = ${T} AND s.code = r.code)`.execute(
+      trx,
+    );
+    ended += num(r.numAffectedRows);
+  }
+  return ended;
 }

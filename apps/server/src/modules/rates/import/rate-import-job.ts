@@ -119,6 +119,9 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
   const db = s.db;
   let total = 0;
   let checker: RateRowChecker | null = null;
+  const timings: Record<string, number> = {};
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
   try {
     const table = await db
       .selectFrom('rate_tables')
@@ -130,7 +133,7 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
     let columns: Partial<Record<RateFileColumn, number>> | null = null;
     let present = new Set<string>();
     let nextLine = 1;
-    let pending: Promise<void> | null = null;
+    const inFlight = s.dbKind === 'postgres' ? 2 : 1;
     let lastProgressAt = Date.now();
     for await (const batch of readRows(job.filePath, job.fileKind)) {
       let rows = batch.rows;
@@ -152,15 +155,21 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
       const cols = checker!.check(rows, nextLine);
       nextLine += rows.length;
       total += rows.length;
-      // Parsing the next batch overlaps with the database loading this one.
-      if (pending) await pending;
-      pending = cols.line.length ? stage(db, job.taskId, cols, present) : null;
+      // Parsing the next batch overlaps with the database loading the previous ones (on PostgreSQL
+      // two batches load at once, on two connections; PGlite is one session).
+      if (cols.line.length) {
+        const loading = stage(db, job.taskId, cols, present);
+        loading.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+        pending.push(loading);
+        if (pending.length >= inFlight) await pending.shift();
+      }
       if (Date.now() - lastProgressAt > 500) {
         lastProgressAt = Date.now();
         await setProgress(db, job.taskId, Math.min(80, Math.floor((batch.bytesRead / size) * 80)));
       }
     }
-    if (pending) await pending;
+    await Promise.all(pending.splice(0));
+    timings.parse_and_stage_ms = Math.round(performance.now() - started);
     if (!checker || total === 0) throw new ImportFailed('importNoRows');
     if (checker.errorCount > 0 && job.duplicateMode === 'reject')
       throw new ImportFailed('importRejected', [checker.errorCount]);
@@ -173,6 +182,8 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
     }
     await setProgress(db, job.taskId, 85);
     await sql`ANALYZE rate_import_rows`.execute(db);
+    const applyStarted = performance.now();
+    const maxEffective = checker.maxEffective;
     const counts = await db.transaction().execute((trx) =>
       applyRateImport(trx, {
         taskId: job.taskId,
@@ -186,11 +197,16 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
         deleteExisting: job.deleteExisting,
         hasCodeDeck: job.hasCodeDeck,
         absentEndDate: job.defaultEffective,
+        maxEffective,
         dbKind: s.dbKind,
+        timings,
       }),
     );
+    timings.apply_ms = Math.round(performance.now() - applyStarted);
     await storeErrors(db, job.taskId, checker.errors);
+    timings.total_ms = Math.round(performance.now() - started);
     await finish(db, job.taskId, IMPORT_STATUS.finished, {
+      timings,
       total,
       errorRows: checker.errorCount,
       skipped: checker.skipped,
@@ -213,6 +229,7 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
     }
     await storeErrors(db, job.taskId, errors).catch(() => undefined);
     await finish(db, job.taskId, IMPORT_STATUS.failed, {
+      timings,
       total,
       errorRows,
       skipped: 0,
@@ -233,7 +250,14 @@ async function finish(
   db: Db,
   taskId: number,
   status: string,
-  r: { total: number; errorRows: number; skipped: number; counts: ApplyCounts | null; message: string },
+  r: {
+    total: number;
+    errorRows: number;
+    skipped: number;
+    counts: ApplyCounts | null;
+    message: string;
+    timings: Record<string, number>;
+  },
 ): Promise<void> {
   await db
     .updateTable('rate_import_results')
@@ -247,6 +271,7 @@ async function finish(
       deleted_rows: r.counts?.deleted ?? 0,
       message: r.message,
       finished_at: new Date(),
+      options: sql<string>`options || ${JSON.stringify({ timings: r.timings })}::jsonb`,
     })
     .where('task_id', '=', taskId)
     .execute();

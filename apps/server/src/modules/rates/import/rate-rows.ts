@@ -131,7 +131,8 @@ export class RateRowChecker {
   accepted = 0;
   /** Lines staged earlier that a later duplicate replaced ('overwrite'). */
   readonly replacedLines: number[] = [];
-  private readonly seen = new Map<string, number>();
+  /** effective date -> code -> line of the accepted row. */
+  private readonly seen = new Map<string, Map<string, number>>();
   private readonly readDate: (t: string) => string | null;
 
   constructor(
@@ -141,10 +142,19 @@ export class RateRowChecker {
     this.readDate = dateReader(o.dateFormat);
   }
 
-  private fail(e: RowError): void {
+  private fail(
+    line: number,
+    code: string,
+    field: string,
+    key: MessageKey,
+    params: (string | number)[] = [field],
+  ): void {
     this.errorCount++;
-    if (this.errors.length < this.maxStoredErrors) this.errors.push(e);
+    if (this.errors.length < this.maxStoredErrors) this.errors.push({ line, code, field, key, params });
   }
+
+  /** Latest effective date of the accepted rows (fixed-width UTC text), '' before any. */
+  maxEffective = '';
 
   check(rows: readonly string[][], firstLine: number): StagedColumns {
     const out: StagedColumns = {
@@ -165,89 +175,141 @@ export class RateRowChecker {
       end_date: [],
     };
     const c = this.o.columns;
-    const cell = (row: readonly string[], col: RateFileColumn): string | undefined => {
-      const i = c[col];
-      return i === undefined ? undefined : (row[i] ?? '');
-    };
-    rows.forEach((row, k) => {
+    const iCode = c.code ?? -1,
+      iRate = c.rate ?? -1,
+      iName = c.code_name ?? -1,
+      iCountry = c.country ?? -1;
+    const iEff = c.effective_date ?? -1,
+      iEnd = c.end_date ?? -1;
+    const money = MONEY_COLUMNS.map((col) => [col, c[col] ?? -1] as const).filter(([, i]) => i >= 0);
+    const ints = INTEGER_COLUMNS.map((col) => [col, c[col] ?? -1] as const).filter(([, i]) => i >= 0);
+    const moneyValues: (string | null)[] = MONEY_COLUMNS.map(() => null);
+    const intValues: (number | null)[] = INTEGER_COLUMNS.map(() => null);
+    const defaultEffective = this.o.defaultEffective;
+    // A plain loop with no closure per row: this runs for every row of decks of a million codes.
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k]!;
       const line = firstLine + k;
-      const code = (cell(row, 'code') ?? '').trim();
-      const err = (field: string, key: MessageKey, params: (string | number)[] = [field]) =>
-        this.fail({ line, code, field, key, params });
-      if (!code) return err('code', 'required');
-      if (!CODE.test(code)) return err('code', 'digitsOnly');
-      const rateText = cell(row, 'rate') ?? '';
-      if (rateText.trim() === '') return err('rate', 'required');
+      const code = (row[iCode] ?? '').trim();
+      if (!code) {
+        this.fail(line, code, 'code', 'required');
+        continue;
+      }
+      if (!CODE.test(code)) {
+        this.fail(line, code, 'code', 'digitsOnly');
+        continue;
+      }
+      const rateText = row[iRate] ?? '';
       const rate = amountText(rateText);
-      if (rate === null) return err('rate', 'positiveDecimal');
-      const money: Partial<Record<(typeof MONEY_COLUMNS)[number], string | null>> = {};
-      for (const col of MONEY_COLUMNS) {
-        const v = cell(row, col);
-        if (v === undefined || v.trim() === '') money[col] = null;
-        else {
-          const a = amountText(v);
-          if (a === null) return err(col, 'positiveDecimal');
-          money[col] = a;
+      if (rate === null) {
+        this.fail(line, code, 'rate', rateText.trim() === '' ? 'required' : 'positiveDecimal');
+        continue;
+      }
+      let bad: string | null = null;
+      moneyValues.fill(null);
+      for (let m = 0; m < money.length; m++) {
+        const [col, i] = money[m]!;
+        const v = row[i] ?? '';
+        if (v === '' || v.trim() === '') continue;
+        const a = amountText(v);
+        if (a === null) {
+          bad = col;
+          break;
         }
+        moneyValues[MONEY_COLUMNS.indexOf(col)] = a;
       }
-      const ints: Partial<Record<(typeof INTEGER_COLUMNS)[number], number | null>> = {};
-      for (const col of INTEGER_COLUMNS) {
-        const v = cell(row, col)?.trim();
-        if (v === undefined || v === '') ints[col] = null;
-        else if (!INTEGER.test(v) || (col === 'interval' && Number.parseInt(v, 10) < 1))
-          return err(col, 'positiveInteger');
-        else ints[col] = Number.parseInt(v, 10);
+      if (bad) {
+        this.fail(line, code, bad, 'positiveDecimal');
+        continue;
       }
-      const effText = cell(row, 'effective_date');
-      let effective = this.o.defaultEffective;
-      if (effText !== undefined && effText.trim() !== '') {
+      intValues.fill(null);
+      for (let m = 0; m < ints.length; m++) {
+        const [col, i] = ints[m]!;
+        const v = (row[i] ?? '').trim();
+        if (v === '') continue;
+        const n = INTEGER.test(v) ? Number.parseInt(v, 10) : -1;
+        if (n < 0 || (col === 'interval' && n < 1)) {
+          bad = col;
+          break;
+        }
+        intValues[INTEGER_COLUMNS.indexOf(col)] = n;
+      }
+      if (bad) {
+        this.fail(line, code, bad, 'positiveInteger');
+        continue;
+      }
+      let effective = defaultEffective;
+      const effText = iEff >= 0 ? (row[iEff] ?? '') : '';
+      if (effText !== '' && effText.trim() !== '') {
         const d = this.readDate(effText);
-        if (d === null)
-          return err('effective_date', 'rateDateFormatWrong', ['effective_date', effText, this.o.dateFormat]);
+        if (d === null) {
+          this.fail(line, code, 'effective_date', 'rateDateFormatWrong', [
+            'effective_date',
+            effText,
+            this.o.dateFormat,
+          ]);
+          continue;
+        }
         effective = d;
       }
-      const endText = cell(row, 'end_date');
       let end: string | null = null;
-      if (endText !== undefined && endText.trim() !== '') {
+      const endText = iEnd >= 0 ? (row[iEnd] ?? '') : '';
+      if (endText !== '' && endText.trim() !== '') {
         end = this.readDate(endText);
-        if (end === null)
-          return err('end_date', 'rateDateFormatWrong', ['end_date', endText, this.o.dateFormat]);
-        if (end <= effective) return err('end_date', 'effectiveBeforeEnd', []);
+        if (end === null) {
+          this.fail(line, code, 'end_date', 'rateDateFormatWrong', ['end_date', endText, this.o.dateFormat]);
+          continue;
+        }
+        if (end <= effective) {
+          this.fail(line, code, 'end_date', 'effectiveBeforeEnd', []);
+          continue;
+        }
       }
-      const name = cell(row, 'code_name');
-      const country = cell(row, 'country');
-      if (name !== undefined && name.length > 100) return err('code_name', 'tooLong', ['code_name', 100]);
-      if (country !== undefined && country.length > 100) return err('country', 'tooLong', ['country', 100]);
-
-      const key = `${code}|${effective}`;
-      const earlier = this.seen.get(key);
+      const name = iName >= 0 ? (row[iName] ?? '') : null;
+      const country = iCountry >= 0 ? (row[iCountry] ?? '') : null;
+      if (name !== null && name.length > 100) {
+        this.fail(line, code, 'code_name', 'tooLong', ['code_name', 100]);
+        continue;
+      }
+      if (country !== null && country.length > 100) {
+        this.fail(line, code, 'country', 'tooLong', ['country', 100]);
+        continue;
+      }
+      // In-file duplicates of code and effective date (one map per effective date keeps keys short).
+      let seen = this.seen.get(effective);
+      if (!seen) this.seen.set(effective, (seen = new Map<string, number>()));
+      const earlier = seen.get(code);
       if (earlier !== undefined) {
-        if (this.o.duplicateMode === 'reject') return err('code', 'duplicateCodes', [code]);
+        if (this.o.duplicateMode === 'reject') {
+          this.fail(line, code, 'code', 'duplicateCodes', [code]);
+          continue;
+        }
         if (this.o.duplicateMode === 'skip') {
           this.skipped++;
-          return;
+          continue;
         }
         this.replacedLines.push(earlier);
         this.accepted--;
       }
-      this.seen.set(key, line);
+      seen.set(code, line);
       this.accepted++;
+      if (effective > this.maxEffective) this.maxEffective = effective;
       out.line.push(line);
       out.code.push(code);
-      out.code_name.push(name === undefined ? null : name.trim());
-      out.country.push(country === undefined ? null : country.trim());
+      out.code_name.push(name === null ? null : name.trim());
+      out.country.push(country === null ? null : country.trim());
       out.rate.push(rate);
-      out.intra_rate.push(money.intra_rate ?? null);
-      out.inter_rate.push(money.inter_rate ?? null);
-      out.ij_rate.push(money.ij_rate ?? null);
-      out.local_rate.push(money.local_rate ?? null);
-      out.setup_fee.push(money.setup_fee ?? null);
-      out.min_time.push(ints.min_time ?? null);
-      out.interval.push(ints.interval ?? null);
-      out.grace_time.push(ints.grace_time ?? null);
+      out.intra_rate.push(moneyValues[0]!);
+      out.inter_rate.push(moneyValues[1]!);
+      out.ij_rate.push(moneyValues[2]!);
+      out.local_rate.push(moneyValues[3]!);
+      out.setup_fee.push(moneyValues[4]!);
+      out.min_time.push(intValues[0]!);
+      out.interval.push(intValues[1]!);
+      out.grace_time.push(intValues[2]!);
       out.effective_date.push(effective);
       out.end_date.push(end);
-    });
+    }
     return out;
   }
 }
