@@ -171,7 +171,7 @@ export const updateCode = endpoint({
   tag: TAG,
   access: adminOnly(FUNC.codeDeck, 'write'),
   params: codeParams,
-  body: codeFields.omit({ code: true }).partial().strict(),
+  body: patchOf(codeFields.omit({ code: true })),
   payload: z.null(),
 });
 export const deleteCode = endpoint({
