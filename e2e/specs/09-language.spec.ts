@@ -4,7 +4,8 @@ import { adminToken, enterAs, HOME, open, openUserMenu } from '../support/ui';
 
 async function chooseLanguage(page: Page, menuLabel: string, lang: 'en' | 'de') {
   const menu = await openUserMenu(page);
-  await menu.getByText(menuLabel, { exact: true }).hover();
+  // The Language submenu opens on click (hovering would open it while the pointer passes by).
+  await menu.getByText(menuLabel, { exact: true }).click();
   await page.getByTestId(`lang-${lang}`).click();
 }
 

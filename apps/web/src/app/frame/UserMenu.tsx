@@ -81,7 +81,7 @@ export function UserMenu() {
   const avatar = user.avatar_id ? `/api/config/export/public/${user.avatar_id}` : undefined;
   return (
     <>
-      <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
+      <Dropdown menu={{ items, triggerSubMenuAction: 'click' }} trigger={['click']} placement="bottomRight">
         <Button type="text" style={{ color: '#fff', display: 'flex', alignItems: 'center', gap: 6 }} data-testid="user-menu" aria-label={t('frame.userMenu')}>
           <Badge dot={isAdmin && (openTickets.data?.total ?? 0) > 0}>
             <Avatar size="small" src={avatar} icon={<UserOutlined />} />
