@@ -68,5 +68,7 @@ export function registerConfiguration(app: FastifyInstance, s: Services): void {
         { what: 'static route item(s)', count: Number(stat.n) },
       ];
     },
+    // Routing plan rows, static items and dynamic routes follow time profiles: the engine rebuilds.
+    afterWrite: () => s.configChanged.notify(),
   });
 }

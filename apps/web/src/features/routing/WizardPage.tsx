@@ -224,7 +224,7 @@ export default function WizardPage() {
             <Radio.Group
               optionType="button"
               options={[
-                { value: 'new', label: t('routing.newPlan') },
+                { value: 'new', label: t('routing.newPlanOption') },
                 { value: 'existing', label: t('routing.existingPlan') },
               ]}
               data-testid="wizard-plan-mode"
