@@ -188,7 +188,7 @@ async function* readXlsx(path: string, batchSize = 5000): AsyncGenerator<RowBatc
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
-    styles: 'ignore',
+    styles: 'cache',
     worksheets: 'emit',
     entries: 'emit',
   });
