@@ -53,6 +53,7 @@ export class RateCache {
   private tables = new Map<number, TableRows>();
   /** xmin of the last load, as text (xid8); null before the first load. */
   private watermark: string | null = null;
+  private lastPrune = 0;
   /** Changes at or above the watermark already applied: seq -> xid. */
   private applied = new Map<number, bigint>();
 
@@ -128,6 +129,7 @@ export class RateCache {
       }
     }
     this.advance(watermark, changes);
+    await this.prune();
     return { kind: 'incremental', rows_read: read, patches };
   }
 
@@ -239,6 +241,13 @@ export class RateCache {
     const floor = BigInt(watermark);
     for (const [seq, xid] of this.applied) if (xid < floor) this.applied.delete(seq);
     this.watermark = watermark;
+  }
+
+  /** At most hourly: forgets changes older than a day (every running server has read them long since). */
+  private async prune(): Promise<void> {
+    if (Date.now() - this.lastPrune < 3_600_000) return;
+    this.lastPrune = Date.now();
+    await sql`DELETE FROM rate_changes WHERE at < now() - interval '1 day'`.execute(this.db);
   }
 
   private async currentXmin(): Promise<string> {
