@@ -580,7 +580,8 @@ export const uploadTemplate = crudEndpoints({
 export const autoImportRuleFields = z.object({
   name: entityName(),
   rate_table_id: z.number({ message: 'required' }).int().positive(),
-  template_id: z.number().int().positive().nullable().default(null),
+  /** 0 = 'Use no template' (stored as none). */
+  template_id: z.number().int().min(0).nullable().default(null),
   email_subject: text(200).default(''),
   is_active: z.boolean().default(true),
 });

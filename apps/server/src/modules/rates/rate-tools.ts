@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import { api } from '@tandem/contract';
+import { api, csvCell } from '@tandem/contract';
 import { RATE_COLUMNS, RATE_FILE_COLUMNS, type RateFilters } from './contract';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
@@ -18,14 +18,6 @@ import {
   touchRateTable,
   type StoredRate,
 } from './rate-query';
-
-/** A CSV cell; text that a spreadsheet would run as a formula (= + - @) gets a leading apostrophe. */
-export function csvCell(v: string | number | null): string {
-  if (v === null) return '';
-  let t = String(v);
-  if (/^[=+\-@]/.test(t)) t = `'${t}`;
-  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
-}
 
 /** The matching rates in pages of 10,000 (keyset on code and id), so an export never holds a whole table. */
 async function* ratePages(db: Db, tableId: number, f: RateFilters, dp: number) {

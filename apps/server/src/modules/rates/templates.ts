@@ -104,6 +104,7 @@ export function registerRateTemplates(app: FastifyInstance, s: Services): void {
           .executeTakeFirst())
       )
         throw invalidField('rate_table_id', 'invalidValue', ['rate_table_id']);
+      if (body.template_id === 0) body.template_id = null; // 'Use no template'
       if (
         typeof body.template_id === 'number' &&
         !(await trx
