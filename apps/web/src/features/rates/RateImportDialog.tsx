@@ -1,5 +1,5 @@
 import { api } from '@tandem/contract';
-import { Alert, Checkbox, Form, Input, Modal, Progress, Select, Space, Table } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Modal, Progress, Select, Space, Table } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -188,11 +188,18 @@ export function RateImportDialog({
           />
         </>
       ) : (
-        <ImportOutcome
-          task={task.data}
-          errors={errors.data?.items ?? []}
-          errorTotal={errors.data?.total ?? 0}
-        />
+        <>
+          <ImportOutcome
+            task={task.data}
+            errors={errors.data?.items ?? []}
+            errorTotal={errors.data?.total ?? 0}
+          />
+          {done && (
+            <Button onClick={reset} data-testid="import-again">
+              {t('rates.importAgain')}
+            </Button>
+          )}
+        </>
       )}
     </Modal>
   );

@@ -104,6 +104,7 @@ const en = {
   field: 'Field',
   message: 'Message',
   openLog: 'Open the rate import log',
+  importAgain: 'Import another file',
   fileHint:
     'CSV or XLSX. CSV columns are matched to code, code_name, country, rate, … when you add the file.',
   endDateOption: 'End date options',
@@ -269,6 +270,7 @@ const de: Dict = {
   field: 'Feld',
   message: 'Meldung',
   openLog: 'Tarifimport-Protokoll öffnen',
+  importAgain: 'Weitere Datei importieren',
   fileHint: 'CSV oder XLSX. CSV-Spalten werden beim Hinzufügen code, code_name, country, rate, … zugeordnet.',
   endDateOption: 'Enddatum-Optionen',
   endDateOptions: {
@@ -424,6 +426,7 @@ const ch: Dict = {
   field: '字段',
   message: '信息',
   openLog: '打开费率导入日志',
+  importAgain: '导入其他文件',
   fileHint: 'CSV 或 XLSX。添加 CSV 文件时将其列对应到 code、code_name、country、rate 等。',
   endDateOption: '结束日期选项',
   endDateOptions: {
