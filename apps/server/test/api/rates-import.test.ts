@@ -558,6 +558,20 @@ describe('effective dates, end dates, templates, XLSX, export, mass edit, rules,
       170,
       /1 auto rate import rule/,
     );
+    // 'Use no template' is id 0: stored as none.
+    const plain = ok(
+      await h.call<{ object_id: number }>('POST', '/api/rate/auto_import_rule/create', {
+        token: admin,
+        body: { name: 'Plain rule', rate_table_id: x, template_id: 0 },
+      }),
+    ).object_id;
+    expect(
+      ok(
+        await h.call<{ template_id: number | null }>('GET', `/api/rate/auto_import_rule/${plain}`, {
+          token: admin,
+        }),
+      ).template_id,
+    ).toBeNull();
     ok(await h.call('PATCH', `/api/rate/auto_import_rule/${rule}/deactivate`, { token: admin }));
     fails(
       await upload(
