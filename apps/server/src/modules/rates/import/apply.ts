@@ -129,9 +129,11 @@ export async function applyRateImport(trx: Db, o: ApplyOptions): Promise<ApplyCo
     );
     step('overwrite_ms');
   }
-  // New rows; rows that exist stay as they are ('skip') or were overwritten just above.
+  // New rows; rows that exist stay as they are ('skip') or were overwritten just above. The anti-join
+  // leaves them out in one pass (a re-imported deck would otherwise probe the index row by row).
   const r = await sql`INSERT INTO rates (${sql.join(values.map(([c]) => sql.ref(c)))})
     SELECT ${sql.join(values.map(([, v]) => v))} FROM ${from} WHERE s.task_id = ${T}
+      AND NOT EXISTS (SELECT 1 FROM rates x WHERE x.rate_table_id = ${R} AND x.code = s.code AND x.effective_date = s.effective_date)
     ON CONFLICT (rate_table_id, code, effective_date) DO NOTHING`.execute(trx);
   counts.inserted = num(r.numAffectedRows);
   const matched = num(staged.rows[0]?.n) - counts.inserted;
