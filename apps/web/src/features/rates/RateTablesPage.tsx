@@ -2,7 +2,7 @@ import { DollarOutlined, SettingOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
 import { crudListResource } from '../../components/resource/crudResource';
 import { ResourceList } from '../../components/resource/ResourceList';
@@ -40,7 +40,22 @@ const resource: ListResource<Row> = {
       },
       { key: 'decimal_places', title: 'rates.decimalPlaces' },
       { key: 'rate_count', title: 'rates.rateCount', sortable: true },
-      { key: 'usage_count', title: 'rates.usageCount', sortable: true },
+      {
+        key: 'usage_count',
+        title: 'rates.usageCount',
+        sortable: true,
+        render: (r) =>
+          r.usage_count > 0 ? (
+            <Link
+              to={`/routing/trunks/rate_table/${r.rate_table_id}`}
+              data-testid={`usage-${r.rate_table_id}`}
+            >
+              {r.usage_count}
+            </Link>
+          ) : (
+            0
+          ),
+      },
       {
         key: 'updated_at',
         title: 'rates.updated',

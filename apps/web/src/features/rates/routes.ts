@@ -26,6 +26,7 @@ export const rateRoutes: RouteDef[] = [
   { path: '/routing/rate_table/edit/:id', title: 'rates.editRateTable', page: rateTableEdit },
   { path: '/routing/rate_table/editing_ratetable/:id', title: 'rates.editRateTable', page: rateTableEdit },
   { path: '/routing/rate_table/editing_rates/:id', title: 'rates.rates', page: rates },
+  { path: '/routing/rate_table/code_desk/:id', title: 'rates.codes', page: codes },
   { path: '/routing/rate_table/:redirect/editing_rates/:id', title: 'rates.rates', page: rates },
   { path: '/termination/rate_modification/:rateTableId', title: 'rates.rateModification', page: rates },
   { path: '/configuration/us_jurisdiction', title: 'rates.usJurisdiction', page: jurisdiction },
