@@ -5,23 +5,44 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const boundary = (group, message) => ({ 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] });
+const boundary = (group, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group, message }] }],
+});
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'e2e/artifacts/**', 'coverage/**', 'data/**', '*.tmp.mjs', 'docs/openapi.json'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'e2e/artifacts/**',
+      'coverage/**',
+      'data/**',
+      '*.tmp.mjs',
+      'docs/openapi.json',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'vitest.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.node },
     },
     rules: {
       // react-router's navigate() returns a promise only for data routers' transitions; a plain call is fine.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', name: 'NavigateFunction', package: 'react-router' }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', name: 'NavigateFunction', package: 'react-router' }] },
+      ],
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/only-throw-error': 'error',
       '@typescript-eslint/require-await': 'off',
@@ -35,16 +56,42 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      ...boundary(['@tandem/server', '**/apps/server/**', '@tandem/domain', '**/packages/domain/**', 'kysely', 'pg', 'fastify'], 'The web app talks to the server only through the API (use @tandem/contract).'),
+      ...boundary(
+        [
+          '@tandem/server',
+          '**/apps/server/**',
+          '@tandem/domain',
+          '**/packages/domain/**',
+          'kysely',
+          'pg',
+          'fastify',
+        ],
+        'The web app talks to the server only through the API (use @tandem/contract).',
+      ),
     },
   },
   {
     files: ['packages/domain/**/*.ts'],
-    rules: boundary(['@tandem/*', '**/apps/**', 'node:*', 'fs', 'path', 'kysely', 'pg', 'fastify', 'react'], 'The domain is pure: no app code and no I/O.'),
+    rules: boundary(
+      ['@tandem/*', '**/apps/**', 'node:*', 'fs', 'path', 'kysely', 'pg', 'fastify', 'react'],
+      'The domain is pure: no app code and no I/O.',
+    ),
   },
   {
     files: ['packages/contract/**/*.ts'],
-    rules: boundary(['@tandem/server', '@tandem/web', '@tandem/domain', '**/apps/**', 'node:*', 'kysely', 'fastify', 'react'], 'The contract declares shapes only: no app code.'),
+    rules: boundary(
+      [
+        '@tandem/server',
+        '@tandem/web',
+        '@tandem/domain',
+        '**/apps/**',
+        'node:*',
+        'kysely',
+        'fastify',
+        'react',
+      ],
+      'The contract declares shapes only: no app code.',
+    ),
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );

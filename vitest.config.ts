@@ -8,7 +8,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/test/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'apps/server/test/unit/**/*.test.ts'],
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'apps/web/src/**/*.test.ts',
+            'apps/server/test/unit/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

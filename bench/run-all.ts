@@ -14,7 +14,10 @@ const benches = fs
 let failed = 0;
 for (const b of benches) {
   console.log(`\n=== ${b}`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, b)], { stdio: 'inherit', env: process.env });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, b)], {
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

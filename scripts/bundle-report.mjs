@@ -15,7 +15,9 @@ const sizes = new Map();
 const sizeOf = (file) => {
   if (!sizes.has(file)) {
     const data = fs.readFileSync(path.join(dist, file));
-    const br = fs.existsSync(path.join(dist, file + '.br')) ? fs.statSync(path.join(dist, file + '.br')).size : zlib.brotliCompressSync(data).length;
+    const br = fs.existsSync(path.join(dist, file + '.br'))
+      ? fs.statSync(path.join(dist, file + '.br')).size
+      : zlib.brotliCompressSync(data).length;
     sizes.set(file, { br, gz: zlib.gzipSync(data, { level: 9 }).length });
   }
   return sizes.get(file);
@@ -27,7 +29,8 @@ const closure = (key, seen = new Set()) => {
   for (const i of e.imports ?? []) closure(i, seen);
   return seen;
 };
-const kb = (files, k) => [...files].filter((f) => f.endsWith('.js')).reduce((s, f) => s + sizeOf(f)[k], 0) / 1024;
+const kb = (files, k) =>
+  [...files].filter((f) => f.endsWith('.js')).reduce((s, f) => s + sizeOf(f)[k], 0) / 1024;
 const entry = closure(Object.keys(manifest).find((k) => manifest[k].isEntry));
 const frameKey = Object.keys(manifest).find((k) => k.endsWith('app/frame/Frame.tsx'));
 const rows = Object.keys(manifest)
@@ -36,11 +39,17 @@ const rows = Object.keys(manifest)
     const files = new Set(entry);
     if (!PUBLIC.test(k) && frameKey) closure(frameKey, files);
     closure(k, files);
-    return { page: path.basename(k, '.tsx'), public: PUBLIC.test(k), br: kb(files, 'br'), gz: kb(files, 'gz') };
+    return {
+      page: path.basename(k, '.tsx'),
+      public: PUBLIC.test(k),
+      br: kb(files, 'br'),
+      gz: kb(files, 'gz'),
+    };
   })
   .sort((a, b) => a.br - b.br);
 console.log('| route page | first load JS, brotli | gzip |\n|---|---:|---:|');
-for (const r of rows) console.log(`| ${r.page}${r.public ? ' (public)' : ''} | ${r.br.toFixed(1)} KB | ${r.gz.toFixed(1)} KB |`);
+for (const r of rows)
+  console.log(`| ${r.page}${r.public ? ' (public)' : ''} | ${r.br.toFixed(1)} KB | ${r.gz.toFixed(1)} KB |`);
 const login = rows.find((r) => r.page === 'LoginPage');
 if (!login || login.br > BUDGET_KB) {
   console.error(`Login page first load ${login?.br.toFixed(1)} KB exceeds the ${BUDGET_KB} KB budget`);

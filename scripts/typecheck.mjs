@@ -13,7 +13,9 @@ const run = (p) =>
     });
   });
 const queue = [...projects];
-await Promise.all([0, 1].map(async () => {
-  while (queue.length) await run(queue.shift());
-}));
+await Promise.all(
+  [0, 1].map(async () => {
+    while (queue.length) await run(queue.shift());
+  }),
+);
 process.exit(failed ? 1 : 0);

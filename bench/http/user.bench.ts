@@ -19,18 +19,49 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
 async function run(label: string, databaseUrl: string | null) {
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl ?? '', DATA_DIR: path.join(os.tmpdir(), `tandem-bench-${randomBytes(4).toString('hex')}`), PASSWORD_COST: '10', LOG_LEVEL: 'error', WEB_DIST: '/nonexistent' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl ?? '',
+    DATA_DIR: path.join(os.tmpdir(), `tandem-bench-${randomBytes(4).toString('hex')}`),
+    PASSWORD_COST: '10',
+    LOG_LEVEL: 'error',
+    WEB_DIST: '/nonexistent',
+  });
   const built = await buildApp(config, { logger: false });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (built.app.server.address() as { port: number }).port;
   const base = `http://127.0.0.1:${port}/api`;
-  const post = (p: string, body: unknown) => fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ payload: { token: string } }>);
+  const post = (p: string, body: unknown) =>
+    fetch(base + p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<{ payload: { token: string } }>);
   await post('/user/create', { name: 'bench', email: 'bench@example.com', passwd: 'Bench#2026' });
   const { payload } = await post('/auth', { email_or_name: 'bench', password: 'Bench#2026' });
   // The generator runs in a child process; the server keeps its own event loop free.
   const load = async (url: string, token?: string) => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(here, 'load.ts'), url, String(COUNT), String(SECONDS), String(CONNECTIONS), ...(token ? [token] : [])], { encoding: 'utf8' });
-    return JSON.parse(stdout) as { requests: number; rps: number; p50_ms: number; p99_ms: number; failed: number };
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(here, 'load.ts'),
+        url,
+        String(COUNT),
+        String(SECONDS),
+        String(CONNECTIONS),
+        ...(token ? [token] : []),
+      ],
+      { encoding: 'utf8' },
+    );
+    return JSON.parse(stdout) as {
+      requests: number;
+      rps: number;
+      p50_ms: number;
+      p99_ms: number;
+      failed: number;
+    };
   };
   await load(`${base}/health`); // warm-up
   const baseline = await load(`${base}/health`);
@@ -54,4 +85,14 @@ if (process.env.DATABASE_URL) {
     await admin.end();
   }
 }
-console.log(JSON.stringify({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, connections: CONNECTIONS, results }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
+      connections: CONNECTIONS,
+      results,
+    },
+    null,
+    2,
+  ),
+);

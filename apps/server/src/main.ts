@@ -5,7 +5,9 @@ const config = loadConfig();
 const built = await buildApp(config);
 await built.app.listen({ port: config.port, host: config.host });
 const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
-console.log(`\n  Tandem is running on ${where}.\n  Open http://localhost:${config.port}/ (API docs: http://localhost:${config.port}/api/docs)\n`);
+console.log(
+  `\n  Tandem is running on ${where}.\n  Open http://localhost:${config.port}/ (API docs: http://localhost:${config.port}/api/docs)\n`,
+);
 
 const stop = async () => {
   await built.close();

@@ -12,7 +12,12 @@ export function buildOpenApi(): Record<string, unknown> {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Tandem API', version: VERSION, description: 'Every answer is the envelope { success, payload, error: { code, message }, errors }. Authenticate with the X-Auth-Token header.' },
+    info: {
+      title: 'Tandem API',
+      version: VERSION,
+      description:
+        'Every answer is the envelope { success, payload, error: { code, message }, errors }. Authenticate with the X-Auth-Token header.',
+    },
     components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' } } },
     paths,
   };
@@ -28,22 +33,66 @@ function schema(t: z.ZodType, io: 'input' | 'output'): unknown {
 
 function operation(e: Endpoint): Record<string, unknown> {
   const parameters: unknown[] = [];
-  for (const [where, s] of [['path', e.params], ['query', e.query]] as const) {
+  for (const [where, s] of [
+    ['path', e.params],
+    ['query', e.query],
+  ] as const) {
     if (!s) continue;
     const js = schema(s, 'input') as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, sch] of Object.entries(js.properties ?? {})) {
-      parameters.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: sch });
+      parameters.push({
+        name,
+        in: where,
+        required: where === 'path' || (js.required ?? []).includes(name),
+        schema: sch,
+      });
     }
   }
-  const access = e.access.kind === 'admin' ? `admin permission ${e.access.func} (${e.access.level})${e.access.portal ? `; also ${e.access.portal.join(', ')} (own data)` : ''}` : e.access.kind === 'session' ? `signed in${e.access.types ? ` as ${e.access.types.join(', ')}` : ''}` : e.access.kind;
+  const access =
+    e.access.kind === 'admin'
+      ? `admin permission ${e.access.func} (${e.access.level})${e.access.portal ? `; also ${e.access.portal.join(', ')} (own data)` : ''}`
+      : e.access.kind === 'session'
+        ? `signed in${e.access.types ? ` as ${e.access.types.join(', ')}` : ''}`
+        : e.access.kind;
   return {
     summary: e.summary,
     description: `Access: ${access}`,
     tags: [e.tag],
     ...(e.access.kind === 'public' ? {} : { security: [{ token: [] }] }),
     parameters,
-    ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: schema(e.body, 'input') } } } } : {}),
-    ...(e.multipart ? { requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { entity: { type: 'string' }, format: { type: 'string' }, file: { type: 'string', format: 'binary' } } } } } } } : {}),
-    responses: { '200': { description: 'Envelope', content: e.raw ? { 'application/octet-stream': {} } : { 'application/json': { schema: schema(envelopeSchema(e.payload), 'output') } } } },
+    ...(e.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schema(e.body, 'input') } },
+          },
+        }
+      : {}),
+    ...(e.multipart
+      ? {
+          requestBody: {
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    entity: { type: 'string' },
+                    format: { type: 'string' },
+                    file: { type: 'string', format: 'binary' },
+                  },
+                },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      '200': {
+        description: 'Envelope',
+        content: e.raw
+          ? { 'application/octet-stream': {} }
+          : { 'application/json': { schema: schema(envelopeSchema(e.payload), 'output') } },
+      },
+    },
   };
 }

@@ -42,7 +42,12 @@ export class ConfigChanged {
   }
 }
 
-export function buildServices(config: AppConfig, db: Db, dbKind: 'pglite' | 'postgres', log: Logger): Services {
+export function buildServices(
+  config: AppConfig,
+  db: Db,
+  dbKind: 'pglite' | 'postgres',
+  log: Logger,
+): Services {
   const settings = new SettingsService(db);
   const services = {
     config,

@@ -9,7 +9,8 @@ export const listQuery = z.object({
 });
 export type ListQuery = z.infer<typeof listQuery>;
 
-export const paged = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
+export const paged = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int() });
 export interface Paged<T> {
   items: T[];
   total: number;
@@ -21,7 +22,10 @@ export const empty = z.object({}).strict();
 export const nothing = z.null();
 
 /** Booleans in queries arrive as strings. */
-export const queryBool = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
+export const queryBool = z.preprocess(
+  (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v),
+  z.boolean(),
+);
 
 /** Timestamps travel as ISO 8601 strings in UTC. */
 export const isoTime = z.string();
@@ -29,7 +33,10 @@ export const isoTime = z.string();
 export const instantFilter = z
   .string()
   .max(40)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), { message: 'invalidValue' });
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
+    { message: 'invalidValue' },
+  );
 
 /** Letters (any script) and spaces only; trimmed. */
 export const personName = z
@@ -49,12 +56,21 @@ export const singleEmail = z
 /** Passwords in the portal dialogs: 8 to 15 characters. */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 15;
-export const portalPassword = z.string().min(PASSWORD_MIN, { message: 'passwordLength' }).max(PASSWORD_MAX, { message: 'passwordLength' });
+export const portalPassword = z
+  .string()
+  .min(PASSWORD_MIN, { message: 'passwordLength' })
+  .max(PASSWORD_MAX, { message: 'passwordLength' });
 
 export const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 /** An IPv4 address, optionally with /bits. */
-export const ipOrCidr = z.string().trim().refine((v) => {
-  const [ip, bits, ...rest] = v.split('/');
-  if (rest.length || !ip || !IPV4.test(ip)) return false;
-  return bits === undefined || (/^\d{1,2}$/.test(bits) && Number(bits) <= 32);
-}, { message: 'invalidIp' });
+export const ipOrCidr = z
+  .string()
+  .trim()
+  .refine(
+    (v) => {
+      const [ip, bits, ...rest] = v.split('/');
+      if (rest.length || !ip || !IPV4.test(ip)) return false;
+      return bits === undefined || (/^\d{1,2}$/.test(bits) && Number(bits) <= 32);
+    },
+    { message: 'invalidIp' },
+  );

@@ -27,25 +27,92 @@ export interface CrudDef<R extends z.ZodObject, C extends z.ZodObject, F extends
   portal?: readonly UserType[];
 }
 
-export function crudEndpoints<R extends z.ZodObject, C extends z.ZodObject, F extends z.ZodRawShape>(d: CrudDef<R, C, F>) {
+export function crudEndpoints<R extends z.ZodObject, C extends z.ZodObject, F extends z.ZodRawShape>(
+  d: CrudDef<R, C, F>,
+) {
   const read = adminOnly(d.func, 'read', d.portal);
   const write = adminOnly(d.func, 'write');
   const update = patchOf(d.create);
   const base = {
-    list: endpoint({ method: 'GET', path: `${d.base}/list`, summary: `List ${d.name}s`, tag: d.tag, access: read, query: listQuery.extend(d.filters ?? ({} as F)), payload: paged(d.row) }),
-    get: endpoint({ method: 'GET', path: `${d.base}/:id`, summary: `One ${d.name}`, tag: d.tag, access: read, params: idParams, payload: d.row }),
-    create: endpoint({ method: 'POST', path: `${d.base}/create`, summary: `Create a ${d.name}`, tag: d.tag, access: write, body: d.create, payload: objectId }),
-    update: endpoint({ method: 'PATCH', path: `${d.base}/:id`, summary: `Change a ${d.name}`, tag: d.tag, access: write, params: idParams, body: update, payload: z.null() }),
-    remove: endpoint({ method: 'DELETE', path: `${d.base}/:id`, summary: `Delete a ${d.name} (refused while in use)`, tag: d.tag, access: write, params: idParams, payload: z.null() }),
+    list: endpoint({
+      method: 'GET',
+      path: `${d.base}/list`,
+      summary: `List ${d.name}s`,
+      tag: d.tag,
+      access: read,
+      query: listQuery.extend(d.filters ?? ({} as F)),
+      payload: paged(d.row),
+    }),
+    get: endpoint({
+      method: 'GET',
+      path: `${d.base}/:id`,
+      summary: `One ${d.name}`,
+      tag: d.tag,
+      access: read,
+      params: idParams,
+      payload: d.row,
+    }),
+    create: endpoint({
+      method: 'POST',
+      path: `${d.base}/create`,
+      summary: `Create a ${d.name}`,
+      tag: d.tag,
+      access: write,
+      body: d.create,
+      payload: objectId,
+    }),
+    update: endpoint({
+      method: 'PATCH',
+      path: `${d.base}/:id`,
+      summary: `Change a ${d.name}`,
+      tag: d.tag,
+      access: write,
+      params: idParams,
+      body: update,
+      payload: z.null(),
+    }),
+    remove: endpoint({
+      method: 'DELETE',
+      path: `${d.base}/:id`,
+      summary: `Delete a ${d.name} (refused while in use)`,
+      tag: d.tag,
+      access: write,
+      params: idParams,
+      payload: z.null(),
+    }),
     usage: endpoint({
-      method: 'GET', path: `${d.base}/:id/usage`, summary: `What uses this ${d.name} (shown in the delete confirmation)`, tag: d.tag, access: read, params: idParams,
-      payload: z.object({ items: z.array(z.object({ what: z.string(), count: z.number() })), total: z.number() }),
+      method: 'GET',
+      path: `${d.base}/:id/usage`,
+      summary: `What uses this ${d.name} (shown in the delete confirmation)`,
+      tag: d.tag,
+      access: read,
+      params: idParams,
+      payload: z.object({
+        items: z.array(z.object({ what: z.string(), count: z.number() })),
+        total: z.number(),
+      }),
     }),
   };
   const activation = d.activation
     ? {
-        activate: endpoint({ method: 'PATCH', path: `${d.base}/:id/activate`, summary: `Activate a ${d.name}`, tag: d.tag, access: write, params: idParams, payload: z.null() }),
-        deactivate: endpoint({ method: 'PATCH', path: `${d.base}/:id/deactivate`, summary: `Deactivate a ${d.name}`, tag: d.tag, access: write, params: idParams, payload: z.null() }),
+        activate: endpoint({
+          method: 'PATCH',
+          path: `${d.base}/:id/activate`,
+          summary: `Activate a ${d.name}`,
+          tag: d.tag,
+          access: write,
+          params: idParams,
+          payload: z.null(),
+        }),
+        deactivate: endpoint({
+          method: 'PATCH',
+          path: `${d.base}/:id/deactivate`,
+          summary: `Deactivate a ${d.name}`,
+          tag: d.tag,
+          access: write,
+          params: idParams,
+          payload: z.null(),
+        }),
       }
     : {};
   return { ...base, ...activation, def: d, updateBody: update };
@@ -61,15 +128,21 @@ export function patchOf<C extends z.ZodObject>(create: C) {
   for (const [k, v] of Object.entries(create.shape as Record<string, z.ZodType>)) {
     shape[k] = (v instanceof z.ZodDefault ? (v.unwrap() as z.ZodType) : v).optional();
   }
-  return z.object(shape).strict() as unknown as z.ZodObject<{ [K in keyof C['shape']]: z.ZodOptional<C['shape'][K]> }>;
+  return z.object(shape).strict() as unknown as z.ZodObject<{
+    [K in keyof C['shape']]: z.ZodOptional<C['shape'][K]>;
+  }>;
 }
 
 /** Required trimmed text with a message key of the catalogue. */
 export const requiredText = (max = 100) => z.string().trim().min(1, { message: 'required' }).max(max);
 /** A name that must include a letter or digit (spec 02 section 5). */
-export const entityName = (max = 100) => requiredText(max).refine((v) => /[\p{L}\p{N}]/u.test(v), { message: 'nameMustHaveAlnum' });
+export const entityName = (max = 100) =>
+  requiredText(max).refine((v) => /[\p{L}\p{N}]/u.test(v), { message: 'nameMustHaveAlnum' });
 /** Whole seconds >= 0 ("must be valid positive integers"). */
-export const seconds = z.coerce.number({ message: 'positiveInteger' }).int({ message: 'positiveInteger' }).min(0, { message: 'positiveInteger' });
+export const seconds = z.coerce
+  .number({ message: 'positiveInteger' })
+  .int({ message: 'positiveInteger' })
+  .min(0, { message: 'positiveInteger' });
 /** A decimal amount as a string, up to 6 decimals, >= 0 (money stays exact). */
 export const amount = z
   .union([z.string(), z.number()])

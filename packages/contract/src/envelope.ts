@@ -49,7 +49,12 @@ export const envelopeSchema = <T extends z.ZodType>(payload: T) =>
     errors: z.record(z.string(), z.string()).nullable(),
   });
 
-export const okEnvelope = <T>(payload: T): ApiEnvelope<T> => ({ success: true, payload, error: null, errors: null });
+export const okEnvelope = <T>(payload: T): ApiEnvelope<T> => ({
+  success: true,
+  payload,
+  error: null,
+  errors: null,
+});
 
 export const errorEnvelope = (
   code: number,

@@ -3,7 +3,8 @@ export const LANGUAGES = ['en', 'ch', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
 
-export const isLanguage = (v: unknown): v is Language => typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
+export const isLanguage = (v: unknown): v is Language =>
+  typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
 
 /** Picks the language from an Accept-Language style header ("de", "de-DE,en;q=0.8", "zh" maps to ch). */
 export function pickLanguage(header: string | undefined | null): Language {
@@ -19,9 +20,14 @@ export function pickLanguage(header: string | undefined | null): Language {
 }
 
 /** Replaces {0}, {1} or {name} placeholders. */
-export function format(template: string, params: Record<string, string | number> | readonly (string | number)[] = {}): string {
+export function format(
+  template: string,
+  params: Record<string, string | number> | readonly (string | number)[] = {},
+): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => {
-    const v: string | number | undefined = Array.isArray(params) ? (params as readonly (string | number)[])[Number(k)] : (params as Record<string, string | number>)[k];
+    const v: string | number | undefined = Array.isArray(params)
+      ? (params as readonly (string | number)[])[Number(k)]
+      : (params as Record<string, string | number>)[k];
     return v === undefined ? m : String(v);
   });
 }

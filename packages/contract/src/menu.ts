@@ -262,7 +262,11 @@ const PAGE_ALIASES: readonly [string, string][] = [
  */
 export function permissionKeyForPath(path: string): string | null {
   let p = path.split('?')[0] ?? path;
-  if (p.startsWith('/configuration/user_management') || p.startsWith('/configuration/carrier_user_management') || p.startsWith('/configuration/system_user_management')) {
+  if (
+    p.startsWith('/configuration/user_management') ||
+    p.startsWith('/configuration/carrier_user_management') ||
+    p.startsWith('/configuration/system_user_management')
+  ) {
     p = '/configuration/users';
   }
   if (p.startsWith('/template/send_rate') || p.startsWith('/send_rate')) p = '/routing/rate_table';
@@ -277,7 +281,8 @@ function longestItemOf(p: string): string | null {
   let best: string | null = null;
   for (const m of MENU_MODULES) {
     for (const it of m.items) {
-      if ((p === it.web_url || p.startsWith(it.web_url + '/')) && (!best || it.web_url.length > best.length)) best = it.web_url;
+      if ((p === it.web_url || p.startsWith(it.web_url + '/')) && (!best || it.web_url.length > best.length))
+        best = it.web_url;
     }
   }
   return best;

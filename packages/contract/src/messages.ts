@@ -7,105 +7,385 @@ import { format, type Language } from './i18n';
  */
 const catalogue = {
   // general
-  internalError: { en: 'Internal error. The error has been logged.', ch: '内部错误，已记录。', de: 'Interner Fehler. Der Fehler wurde protokolliert.' },
+  internalError: {
+    en: 'Internal error. The error has been logged.',
+    ch: '内部错误，已记录。',
+    de: 'Interner Fehler. Der Fehler wurde protokolliert.',
+  },
   validationFailed: { en: 'Validation failed', ch: '验证失败', de: 'Validierung fehlgeschlagen' },
-  malformedJson: { en: 'The request body is not valid JSON', ch: '请求内容不是有效的 JSON', de: 'Der Anfrageinhalt ist kein gültiges JSON' },
-  routeNotFound: { en: 'Unknown API route: {0} {1}', ch: '未知的 API 路径：{0} {1}', de: 'Unbekannte API-Route: {0} {1}' },
+  malformedJson: {
+    en: 'The request body is not valid JSON',
+    ch: '请求内容不是有效的 JSON',
+    de: 'Der Anfrageinhalt ist kein gültiges JSON',
+  },
+  routeNotFound: {
+    en: 'Unknown API route: {0} {1}',
+    ch: '未知的 API 路径：{0} {1}',
+    de: 'Unbekannte API-Route: {0} {1}',
+  },
   recordNotFound: { en: 'No record found', ch: '未找到记录', de: 'Kein Datensatz gefunden' },
-  noPermission: { en: "You don't have permissions for this operation", ch: "You don't have permissions（您没有此操作的权限）", de: "You don't have permissions (keine Berechtigung für diesen Vorgang)" },
-  alreadyExists: { en: '{0} [{1}] already exists', ch: '{0} [{1}] 已存在', de: '{0} [{1}] existiert bereits' },
-  tooManyAttempts: { en: 'Too many attempts. Try again in {0} minutes.', ch: '尝试次数过多，请在 {0} 分钟后重试。', de: 'Zu viele Versuche. Bitte in {0} Minuten erneut versuchen.' },
-  fileTooBig: { en: 'File is too big ({size}MB). Max file size: {max}MB', ch: '文件太大（{size}MB）。最大文件大小：{max}MB', de: 'Datei ist zu groß ({size}MB). Maximale Dateigröße: {max}MB' },
-  fileTypeNotAllowed: { en: "You can't upload files of this type.", ch: '不能上传此类型的文件。', de: 'Dateien dieses Typs können nicht hochgeladen werden.' },
-  inUseCannotDelete: { en: '{0} is in use by {1} record(s) and cannot be deleted', ch: '{0} 正被 {1} 条记录使用，无法删除', de: '{0} wird von {1} Datensätzen verwendet und kann nicht gelöscht werden' },
+  noPermission: {
+    en: "You don't have permissions for this operation",
+    ch: "You don't have permissions（您没有此操作的权限）",
+    de: "You don't have permissions (keine Berechtigung für diesen Vorgang)",
+  },
+  alreadyExists: {
+    en: '{0} [{1}] already exists',
+    ch: '{0} [{1}] 已存在',
+    de: '{0} [{1}] existiert bereits',
+  },
+  tooManyAttempts: {
+    en: 'Too many attempts. Try again in {0} minutes.',
+    ch: '尝试次数过多，请在 {0} 分钟后重试。',
+    de: 'Zu viele Versuche. Bitte in {0} Minuten erneut versuchen.',
+  },
+  fileTooBig: {
+    en: 'File is too big ({size}MB). Max file size: {max}MB',
+    ch: '文件太大（{size}MB）。最大文件大小：{max}MB',
+    de: 'Datei ist zu groß ({size}MB). Maximale Dateigröße: {max}MB',
+  },
+  fileTypeNotAllowed: {
+    en: "You can't upload files of this type.",
+    ch: '不能上传此类型的文件。',
+    de: 'Dateien dieses Typs können nicht hochgeladen werden.',
+  },
+  inUseCannotDelete: {
+    en: '{0} is in use by {1} record(s) and cannot be deleted',
+    ch: '{0} 正被 {1} 条记录使用，无法删除',
+    de: '{0} wird von {1} Datensätzen verwendet und kann nicht gelöscht werden',
+  },
   // field validation
   required: { en: '{0} is required', ch: '{0} 为必填项', de: '{0} ist erforderlich' },
-  invalidEmail: { en: 'The {0} field must be a valid email', ch: '{0} 必须是有效的电子邮件', de: 'Das Feld {0} muss eine gültige E-Mail sein' },
-  onlyOneEmail: { en: 'Only one Email is allowed', ch: '只允许一个电子邮件', de: 'Nur eine E-Mail ist erlaubt' },
-  lettersAndSpaces: { en: '{0} may contain letters and spaces only', ch: '{0} 只能包含字母和空格', de: '{0} darf nur Buchstaben und Leerzeichen enthalten' },
-  passwordLength: { en: 'Password must be 8 to 15 characters', ch: '密码长度必须为 8 到 15 个字符', de: 'Das Passwort muss 8 bis 15 Zeichen lang sein' },
-  passwordsDoNotMatch: { en: 'Passwords do not match', ch: '密码不匹配', de: 'Passwörter stimmen nicht überein' },
-  incorrectCurrentPassword: { en: 'Incorrect Current Password', ch: '当前密码不正确', de: 'Aktuelles Passwort ist falsch' },
+  invalidEmail: {
+    en: 'The {0} field must be a valid email',
+    ch: '{0} 必须是有效的电子邮件',
+    de: 'Das Feld {0} muss eine gültige E-Mail sein',
+  },
+  onlyOneEmail: {
+    en: 'Only one Email is allowed',
+    ch: '只允许一个电子邮件',
+    de: 'Nur eine E-Mail ist erlaubt',
+  },
+  lettersAndSpaces: {
+    en: '{0} may contain letters and spaces only',
+    ch: '{0} 只能包含字母和空格',
+    de: '{0} darf nur Buchstaben und Leerzeichen enthalten',
+  },
+  passwordLength: {
+    en: 'Password must be 8 to 15 characters',
+    ch: '密码长度必须为 8 到 15 个字符',
+    de: 'Das Passwort muss 8 bis 15 Zeichen lang sein',
+  },
+  passwordsDoNotMatch: {
+    en: 'Passwords do not match',
+    ch: '密码不匹配',
+    de: 'Passwörter stimmen nicht überein',
+  },
+  incorrectCurrentPassword: {
+    en: 'Incorrect Current Password',
+    ch: '当前密码不正确',
+    de: 'Aktuelles Passwort ist falsch',
+  },
   invalidIp: { en: 'IP format invalid', ch: 'IP 格式无效', de: 'IP-Format ungültig' },
-  mustBeOneOf: { en: '{0} must be one of: {1}', ch: '{0} 必须是以下之一：{1}', de: '{0} muss einer der folgenden Werte sein: {1}' },
-  tooLong: { en: '{0} must be at most {1} characters', ch: '{0} 最多 {1} 个字符', de: '{0} darf höchstens {1} Zeichen lang sein' },
+  mustBeOneOf: {
+    en: '{0} must be one of: {1}',
+    ch: '{0} 必须是以下之一：{1}',
+    de: '{0} muss einer der folgenden Werte sein: {1}',
+  },
+  tooLong: {
+    en: '{0} must be at most {1} characters',
+    ch: '{0} 最多 {1} 个字符',
+    de: '{0} darf höchstens {1} Zeichen lang sein',
+  },
   invalidValue: { en: '{0} is not valid', ch: '{0} 无效', de: '{0} ist ungültig' },
-  nameMustHaveAlnum: { en: 'Name must include alphanumeric characters', ch: '名称必须包含字母或数字', de: 'Der Name muss alphanumerische Zeichen enthalten' },
+  nameMustHaveAlnum: {
+    en: 'Name must include alphanumeric characters',
+    ch: '名称必须包含字母或数字',
+    de: 'Der Name muss alphanumerische Zeichen enthalten',
+  },
   // session and sign-in
-  incorrectCredentials: { en: 'User name or password is incorrect', ch: '用户名或密码不正确', de: 'Benutzername oder Passwort ist falsch' },
+  incorrectCredentials: {
+    en: 'User name or password is incorrect',
+    ch: '用户名或密码不正确',
+    de: 'Benutzername oder Passwort ist falsch',
+  },
   userInactive: { en: 'This user is inactive', ch: '该用户已停用', de: 'Dieser Benutzer ist deaktiviert' },
-  ipNotAllowed: { en: 'Sign-in from IP {0} is not allowed for this user', ch: '此用户不允许从 IP {0} 登录', de: 'Anmeldung von IP {0} ist für diesen Benutzer nicht erlaubt' },
+  ipNotAllowed: {
+    en: 'Sign-in from IP {0} is not allowed for this user',
+    ch: '此用户不允许从 IP {0} 登录',
+    de: 'Anmeldung von IP {0} ist für diesen Benutzer nicht erlaubt',
+  },
   tokenNotProvided: { en: 'Token is not provided', ch: '未提供令牌', de: 'Kein Token angegeben' },
-  tokenIncorrect: { en: 'Incorrect token provided', ch: 'Incorrect token provided（令牌不正确）', de: 'Incorrect token provided (ungültiges Token)' },
-  tokenDisabled: { en: 'token is disabled', ch: 'token is disabled（令牌已停用）', de: 'token is disabled (Token deaktiviert)' },
+  tokenIncorrect: {
+    en: 'Incorrect token provided',
+    ch: 'Incorrect token provided（令牌不正确）',
+    de: 'Incorrect token provided (ungültiges Token)',
+  },
+  tokenDisabled: {
+    en: 'token is disabled',
+    ch: 'token is disabled（令牌已停用）',
+    de: 'token is disabled (Token deaktiviert)',
+  },
   tokenExpired: { en: 'Your session has expired', ch: '您的会话已过期', de: 'Ihre Sitzung ist abgelaufen' },
-  setupDone: { en: 'The first administrator already exists', ch: '首个管理员已存在', de: 'Der erste Administrator existiert bereits' },
-  registrationDisabled: { en: "Registration can't be processed now, contact admin", ch: '目前无法处理注册，请联系管理员', de: 'Registrierung derzeit nicht möglich, bitte Administrator kontaktieren' },
-  resetLinkInvalid: { en: 'This password reset link is invalid or has expired', ch: '该密码重置链接无效或已过期', de: 'Dieser Link zum Zurücksetzen ist ungültig oder abgelaufen' },
-  resetMailSubject: { en: 'Reset your {0} password', ch: '重置您的 {0} 密码', de: 'Ihr {0}-Passwort zurücksetzen' },
+  setupDone: {
+    en: 'The first administrator already exists',
+    ch: '首个管理员已存在',
+    de: 'Der erste Administrator existiert bereits',
+  },
+  registrationDisabled: {
+    en: "Registration can't be processed now, contact admin",
+    ch: '目前无法处理注册，请联系管理员',
+    de: 'Registrierung derzeit nicht möglich, bitte Administrator kontaktieren',
+  },
+  resetLinkInvalid: {
+    en: 'This password reset link is invalid or has expired',
+    ch: '该密码重置链接无效或已过期',
+    de: 'Dieser Link zum Zurücksetzen ist ungültig oder abgelaufen',
+  },
+  resetMailSubject: {
+    en: 'Reset your {0} password',
+    ch: '重置您的 {0} 密码',
+    de: 'Ihr {0}-Passwort zurücksetzen',
+  },
   resetMailBody: {
     en: 'Hello {name},\n\nSomeone asked to reset the password of your account "{user}". Open this link within one hour to choose a new password:\n\n{link}\n\nIf it was not you, ignore this message.',
     ch: '{name} 您好，\n\n有人请求重置您的账户“{user}”的密码。请在一小时内打开此链接设置新密码：\n\n{link}\n\n如果不是您本人操作，请忽略此邮件。',
     de: 'Hallo {name},\n\njemand hat das Zurücksetzen des Passworts für Ihr Konto "{user}" angefordert. Öffnen Sie diesen Link innerhalb einer Stunde:\n\n{link}\n\nFalls Sie das nicht waren, ignorieren Sie diese Nachricht.',
   },
-  mailNotConfigured: { en: 'No mail sender is configured', ch: '未配置邮件发送器', de: 'Kein Mail-Absender konfiguriert' },
+  mailNotConfigured: {
+    en: 'No mail sender is configured',
+    ch: '未配置邮件发送器',
+    de: 'Kein Mail-Absender konfiguriert',
+  },
   // rules
-  cannotDeleteSelf: { en: 'You cannot delete or deactivate your own user', ch: '不能删除或停用自己的用户', de: 'Sie können Ihren eigenen Benutzer nicht löschen oder deaktivieren' },
-  cannotChangeFirstAdmin: { en: 'The first administrator cannot be deleted, deactivated or restricted', ch: '不能删除、停用或限制首个管理员', de: 'Der erste Administrator kann nicht gelöscht, deaktiviert oder eingeschränkt werden' },
-  landingNotPermitted: { en: 'The landing page must be one the role may read', ch: '登录页必须是该角色可读的页面', de: 'Die Startseite muss für die Rolle lesbar sein' },
-  roleInUse: { en: 'The role is assigned to {0} user(s) and cannot be deleted', ch: '该角色已分配给 {0} 个用户，无法删除', de: 'Die Rolle ist {0} Benutzer(n) zugewiesen und kann nicht gelöscht werden' },
+  cannotDeleteSelf: {
+    en: 'You cannot delete or deactivate your own user',
+    ch: '不能删除或停用自己的用户',
+    de: 'Sie können Ihren eigenen Benutzer nicht löschen oder deaktivieren',
+  },
+  cannotChangeFirstAdmin: {
+    en: 'The first administrator cannot be deleted, deactivated or restricted',
+    ch: '不能删除、停用或限制首个管理员',
+    de: 'Der erste Administrator kann nicht gelöscht, deaktiviert oder eingeschränkt werden',
+  },
+  landingNotPermitted: {
+    en: 'The landing page must be one the role may read',
+    ch: '登录页必须是该角色可读的页面',
+    de: 'Die Startseite muss für die Rolle lesbar sein',
+  },
+  roleInUse: {
+    en: 'The role is assigned to {0} user(s) and cannot be deleted',
+    ch: '该角色已分配给 {0} 个用户，无法删除',
+    de: 'Die Rolle ist {0} Benutzer(n) zugewiesen und kann nicht gelöscht werden',
+  },
   ticketSubjectRequired: { en: 'Subject is required', ch: '主题为必填项', de: 'Betreff ist erforderlich' },
-  positiveInteger: { en: '{0} must be a valid positive integer', ch: '{0} 必须是有效的正整数', de: '{0} muss eine gültige positive ganze Zahl sein' },
-  positiveDecimal: { en: '{0} must be a valid positive floating number', ch: '{0} 必须是有效的正数', de: '{0} muss eine gültige positive Dezimalzahl sein' },
-  percentRange: { en: '{0} must be between 0 and 100', ch: '{0} 必须在 0 到 100 之间', de: '{0} muss zwischen 0 und 100 liegen' },
-  digitsOnly: { en: '{0} may contain digits only', ch: '{0} 只能包含数字', de: '{0} darf nur Ziffern enthalten' },
-  endAfterStart: { en: 'End time must be greater than start time', ch: '结束时间必须大于开始时间', de: 'Die Endzeit muss nach der Startzeit liegen' },
-  startEndRequired: { en: 'Start time and end time cannot be null', ch: '开始时间和结束时间不能为空', de: 'Start- und Endzeit dürfen nicht leer sein' },
-  endDayAfterStartDay: { en: 'End day of week must be greater than or equal to start day of week', ch: '结束星期必须大于或等于开始星期', de: 'Der End-Wochentag muss größer oder gleich dem Start-Wochentag sein' },
-  invalidTime: { en: '{0} must be a time HH:mm', ch: '{0} 必须是 HH:mm 格式的时间', de: '{0} muss eine Uhrzeit HH:mm sein' },
+  positiveInteger: {
+    en: '{0} must be a valid positive integer',
+    ch: '{0} 必须是有效的正整数',
+    de: '{0} muss eine gültige positive ganze Zahl sein',
+  },
+  positiveDecimal: {
+    en: '{0} must be a valid positive floating number',
+    ch: '{0} 必须是有效的正数',
+    de: '{0} muss eine gültige positive Dezimalzahl sein',
+  },
+  percentRange: {
+    en: '{0} must be between 0 and 100',
+    ch: '{0} 必须在 0 到 100 之间',
+    de: '{0} muss zwischen 0 und 100 liegen',
+  },
+  digitsOnly: {
+    en: '{0} may contain digits only',
+    ch: '{0} 只能包含数字',
+    de: '{0} darf nur Ziffern enthalten',
+  },
+  endAfterStart: {
+    en: 'End time must be greater than start time',
+    ch: '结束时间必须大于开始时间',
+    de: 'Die Endzeit muss nach der Startzeit liegen',
+  },
+  startEndRequired: {
+    en: 'Start time and end time cannot be null',
+    ch: '开始时间和结束时间不能为空',
+    de: 'Start- und Endzeit dürfen nicht leer sein',
+  },
+  endDayAfterStartDay: {
+    en: 'End day of week must be greater than or equal to start day of week',
+    ch: '结束星期必须大于或等于开始星期',
+    de: 'Der End-Wochentag muss größer oder gleich dem Start-Wochentag sein',
+  },
+  invalidTime: {
+    en: '{0} must be a time HH:mm',
+    ch: '{0} 必须是 HH:mm 格式的时间',
+    de: '{0} muss eine Uhrzeit HH:mm sein',
+  },
   // carriers and trunks (issue 3)
-  trunkCarrierInactive: { en: "The trunk can't be activated until the carrier is active.", ch: '在运营商激活之前，中继无法激活。', de: 'Der Trunk kann erst aktiviert werden, wenn der Carrier aktiv ist.' },
-  trunkMustBeActive: { en: 'Please activate the trunk for any modification.', ch: '请先激活中继再进行修改。', de: 'Bitte aktivieren Sie den Trunk, um ihn zu ändern.' },
-  hostInUse: { en: '{0} is already used by ingress trunk [{1}]', ch: '{0} 已被入向中继 [{1}] 使用', de: '{0} wird bereits vom Eingangs-Trunk [{1}] verwendet' },
-  ipEnteredTwice: { en: 'Each IP can be entered once: {0}', ch: '每个 IP 只能输入一次：{0}', de: 'Jede IP darf nur einmal eingegeben werden: {0}' },
-  duplicateSipProfile: { en: 'Duplicate SIP profile [{0}] for the same ingress trunk is not allowed', ch: '同一入向中继不允许重复的 SIP 配置 [{0}]', de: 'Doppeltes SIP-Profil [{0}] für denselben Eingangs-Trunk ist nicht erlaubt' },
+  trunkCarrierInactive: {
+    en: "The trunk can't be activated until the carrier is active.",
+    ch: '在运营商激活之前，中继无法激活。',
+    de: 'Der Trunk kann erst aktiviert werden, wenn der Carrier aktiv ist.',
+  },
+  trunkMustBeActive: {
+    en: 'Please activate the trunk for any modification.',
+    ch: '请先激活中继再进行修改。',
+    de: 'Bitte aktivieren Sie den Trunk, um ihn zu ändern.',
+  },
+  hostInUse: {
+    en: '{0} is already used by ingress trunk [{1}]',
+    ch: '{0} 已被入向中继 [{1}] 使用',
+    de: '{0} wird bereits vom Eingangs-Trunk [{1}] verwendet',
+  },
+  ipEnteredTwice: {
+    en: 'Each IP can be entered once: {0}',
+    ch: '每个 IP 只能输入一次：{0}',
+    de: 'Jede IP darf nur einmal eingegeben werden: {0}',
+  },
+  duplicateSipProfile: {
+    en: 'Duplicate SIP profile [{0}] for the same ingress trunk is not allowed',
+    ch: '同一入向中继不允许重复的 SIP 配置 [{0}]',
+    de: 'Doppeltes SIP-Profil [{0}] für denselben Eingangs-Trunk ist nicht erlaubt',
+  },
   netmaskRequired: { en: 'Netmask required', ch: '子网掩码为必填项', de: 'Netzmaske erforderlich' },
-  invalidHost: { en: '{0} is not a valid IP address or host name', ch: '{0} 不是有效的 IP 地址或主机名', de: '{0} ist keine gültige IP-Adresse oder kein gültiger Hostname' },
-  cannotBeLarger: { en: '{0} cannot be larger than {1}', ch: '{0} 不能大于 {1}', de: '{0} darf nicht größer als {1} sein' },
-  trunkWrongType: { en: 'Trunk [{0}] is not an {1} trunk', ch: '中继 [{0}] 不是{1}中继', de: 'Trunk [{0}] ist kein {1}-Trunk' },
-  routingRowsIngressOnly: { en: 'Routing rows apply to ingress trunks only', ch: '路由行仅适用于入向中继', de: 'Routing-Zeilen gelten nur für Eingangs-Trunks' },
-  directionFixed: { en: 'The trunk type cannot be changed', ch: '中继类型不能更改', de: 'Der Trunk-Typ kann nicht geändert werden' },
-  registrationNotPending: { en: 'This registration is not pending review', ch: '此注册不在待审核状态', de: 'Diese Registrierung wartet nicht auf Prüfung' },
+  invalidHost: {
+    en: '{0} is not a valid IP address or host name',
+    ch: '{0} 不是有效的 IP 地址或主机名',
+    de: '{0} ist keine gültige IP-Adresse oder kein gültiger Hostname',
+  },
+  cannotBeLarger: {
+    en: '{0} cannot be larger than {1}',
+    ch: '{0} 不能大于 {1}',
+    de: '{0} darf nicht größer als {1} sein',
+  },
+  trunkWrongType: {
+    en: 'Trunk [{0}] is not an {1} trunk',
+    ch: '中继 [{0}] 不是{1}中继',
+    de: 'Trunk [{0}] ist kein {1}-Trunk',
+  },
+  routingRowsIngressOnly: {
+    en: 'Routing rows apply to ingress trunks only',
+    ch: '路由行仅适用于入向中继',
+    de: 'Routing-Zeilen gelten nur für Eingangs-Trunks',
+  },
+  directionFixed: {
+    en: 'The trunk type cannot be changed',
+    ch: '中继类型不能更改',
+    de: 'Der Trunk-Typ kann nicht geändert werden',
+  },
+  registrationNotPending: {
+    en: 'This registration is not pending review',
+    ch: '此注册不在待审核状态',
+    de: 'Diese Registrierung wartet nicht auf Prüfung',
+  },
   // rates (issue 3)
-  codeEffectiveExists: { en: 'the code [{0}] with effective date [{1}] already exists', ch: '代码 [{0}] 生效日期为 [{1}] 的记录已存在', de: 'der Code [{0}] mit Gültigkeitsdatum [{1}] existiert bereits' },
+  codeEffectiveExists: {
+    en: 'the code [{0}] with effective date [{1}] already exists',
+    ch: '代码 [{0}] 生效日期为 [{1}] 的记录已存在',
+    de: 'der Code [{0}] mit Gültigkeitsdatum [{1}] existiert bereits',
+  },
   duplicateCodes: { en: 'duplicate codes [{0}]', ch: '重复的代码 [{0}]', de: 'doppelte Codes [{0}]' },
-  effectiveBeforeEnd: { en: 'Effective date must be less than end date', ch: '生效日期必须早于结束日期', de: 'Das Gültigkeitsdatum muss vor dem Enddatum liegen' },
+  effectiveBeforeEnd: {
+    en: 'Effective date must be less than end date',
+    ch: '生效日期必须早于结束日期',
+    de: 'Das Gültigkeitsdatum muss vor dem Enddatum liegen',
+  },
   invalidDate: { en: '{0} is not a valid date', ch: '{0} 不是有效日期', de: '{0} ist kein gültiges Datum' },
-  rateDateFormatWrong: { en: 'Date format in rate file is wrong: {0} [{1}] (expected {2})', ch: '费率文件中的日期格式错误：{0} [{1}]（应为 {2}）', de: 'Datumsformat in der Tarifdatei ist falsch: {0} [{1}] (erwartet {2})' },
-  decimalPlacesRange: { en: '{0} must be between 0 and 6', ch: '{0} 必须在 0 到 6 之间', de: '{0} muss zwischen 0 und 6 liegen' },
-  importFailed: { en: 'Import error, please try again', ch: '导入错误，请重试', de: 'Importfehler, bitte erneut versuchen' },
-  importRejected: { en: 'Import rejected: {0} row(s) with errors; nothing was changed', ch: '导入被拒绝：{0} 行有错误，未做任何更改', de: 'Import abgelehnt: {0} fehlerhafte Zeile(n); nichts wurde geändert' },
-  importMissingColumn: { en: 'The file has no [{0}] column', ch: '文件中没有 [{0}] 列', de: 'Die Datei hat keine Spalte [{0}]' },
+  rateDateFormatWrong: {
+    en: 'Date format in rate file is wrong: {0} [{1}] (expected {2})',
+    ch: '费率文件中的日期格式错误：{0} [{1}]（应为 {2}）',
+    de: 'Datumsformat in der Tarifdatei ist falsch: {0} [{1}] (erwartet {2})',
+  },
+  decimalPlacesRange: {
+    en: '{0} must be between 0 and 6',
+    ch: '{0} 必须在 0 到 6 之间',
+    de: '{0} muss zwischen 0 und 6 liegen',
+  },
+  importFailed: {
+    en: 'Import error, please try again',
+    ch: '导入错误，请重试',
+    de: 'Importfehler, bitte erneut versuchen',
+  },
+  importRejected: {
+    en: 'Import rejected: {0} row(s) with errors; nothing was changed',
+    ch: '导入被拒绝：{0} 行有错误，未做任何更改',
+    de: 'Import abgelehnt: {0} fehlerhafte Zeile(n); nichts wurde geändert',
+  },
+  importMissingColumn: {
+    en: 'The file has no [{0}] column',
+    ch: '文件中没有 [{0}] 列',
+    de: 'Die Datei hat keine Spalte [{0}]',
+  },
   importNoRows: { en: 'The file has no rows', ch: '文件没有数据行', de: 'Die Datei enthält keine Zeilen' },
-  importBusy: { en: 'An import into this rate table is already running', ch: '该费率表已有导入正在进行', de: 'Für diese Tariftabelle läuft bereits ein Import' },
-  npanxxSixDigits: { en: 'NPA-NXX must be 6 digits', ch: 'NPA-NXX 必须是 6 位数字', de: 'NPA-NXX muss aus 6 Ziffern bestehen' },
-  ruleInactive: { en: 'The auto rate import rule is inactive', ch: '自动费率导入规则未启用', de: 'Die automatische Tarifimportregel ist inaktiv' },
-  referralInvalid: { en: 'This referral link is not valid', ch: '此推荐链接无效', de: 'Dieser Empfehlungslink ist ungültig' },
+  importBusy: {
+    en: 'An import into this rate table is already running',
+    ch: '该费率表已有导入正在进行',
+    de: 'Für diese Tariftabelle läuft bereits ein Import',
+  },
+  npanxxSixDigits: {
+    en: 'NPA-NXX must be 6 digits',
+    ch: 'NPA-NXX 必须是 6 位数字',
+    de: 'NPA-NXX muss aus 6 Ziffern bestehen',
+  },
+  ruleInactive: {
+    en: 'The auto rate import rule is inactive',
+    ch: '自动费率导入规则未启用',
+    de: 'Die automatische Tarifimportregel ist inaktiv',
+  },
+  referralInvalid: {
+    en: 'This referral link is not valid',
+    ch: '此推荐链接无效',
+    de: 'Dieser Empfehlungslink ist ungültig',
+  },
   // routing (issue 3)
-  routingInUse: { en: 'Unable to delete when static routing, dynamic routing or a routing plan is assigned to a client. {0} is used by {1}.', ch: '当静态路由、动态路由或路由计划已分配给客户时无法删除。{0} 正被 {1} 使用。', de: 'Löschen nicht möglich, solange statisches Routing, dynamisches Routing oder ein Routing-Plan einem Kunden zugewiesen ist. {0} wird verwendet von {1}.' },
-  percentSum: { en: 'Percentage sum must be 100%', ch: '百分比总和必须为 100%', de: 'Die Summe der Prozentsätze muss 100% betragen' },
-  atLeastOneTrunk: { en: 'Select at least one trunk', ch: '请至少选择一个中继', de: 'Mindestens einen Trunk auswählen' },
-  routeNotDefined: { en: 'Static route, dynamic route, vendor trunk or routing plan not defined.', ch: '未定义静态路由、动态路由、供应商中继或路由计划。', de: 'Statische Route, dynamische Route, Lieferanten-Trunk oder Routing-Plan nicht definiert.' },
-  switchKeyInvalid: { en: 'The switch API key is missing or not valid', ch: '交换机 API 密钥缺失或无效', de: 'Der Switch-API-Schlüssel fehlt oder ist ungültig' },
-  engineNotReady: { en: 'The routing engine is still loading the configuration; try again in a moment', ch: '路由引擎仍在加载配置，请稍后重试', de: 'Die Routing-Engine lädt die Konfiguration noch; bitte gleich erneut versuchen' },
-  trunkHasNoHost: { en: 'Trunk [{0}] has no IP host to simulate calls from', ch: '中继 [{0}] 没有可用于模拟呼叫的 IP 主机', de: 'Trunk [{0}] hat keinen IP-Host, von dem Anrufe simuliert werden können' },
-  invalidCallTime: { en: '{0} must be a date and time (ISO 8601)', ch: '{0} 必须是日期时间（ISO 8601）', de: '{0} muss ein Datum mit Uhrzeit sein (ISO 8601)' },
+  routingInUse: {
+    en: 'Unable to delete when static routing, dynamic routing or a routing plan is assigned to a client. {0} is used by {1}.',
+    ch: '当静态路由、动态路由或路由计划已分配给客户时无法删除。{0} 正被 {1} 使用。',
+    de: 'Löschen nicht möglich, solange statisches Routing, dynamisches Routing oder ein Routing-Plan einem Kunden zugewiesen ist. {0} wird verwendet von {1}.',
+  },
+  percentSum: {
+    en: 'Percentage sum must be 100%',
+    ch: '百分比总和必须为 100%',
+    de: 'Die Summe der Prozentsätze muss 100% betragen',
+  },
+  atLeastOneTrunk: {
+    en: 'Select at least one trunk',
+    ch: '请至少选择一个中继',
+    de: 'Mindestens einen Trunk auswählen',
+  },
+  routeNotDefined: {
+    en: 'Static route, dynamic route, vendor trunk or routing plan not defined.',
+    ch: '未定义静态路由、动态路由、供应商中继或路由计划。',
+    de: 'Statische Route, dynamische Route, Lieferanten-Trunk oder Routing-Plan nicht definiert.',
+  },
+  switchKeyInvalid: {
+    en: 'The switch API key is missing or not valid',
+    ch: '交换机 API 密钥缺失或无效',
+    de: 'Der Switch-API-Schlüssel fehlt oder ist ungültig',
+  },
+  engineNotReady: {
+    en: 'The routing engine is still loading the configuration; try again in a moment',
+    ch: '路由引擎仍在加载配置，请稍后重试',
+    de: 'Die Routing-Engine lädt die Konfiguration noch; bitte gleich erneut versuchen',
+  },
+  trunkHasNoHost: {
+    en: 'Trunk [{0}] has no IP host to simulate calls from',
+    ch: '中继 [{0}] 没有可用于模拟呼叫的 IP 主机',
+    de: 'Trunk [{0}] hat keinen IP-Host, von dem Anrufe simuliert werden können',
+  },
+  invalidCallTime: {
+    en: '{0} must be a date and time (ISO 8601)',
+    ch: '{0} 必须是日期时间（ISO 8601）',
+    de: '{0} muss ein Datum mit Uhrzeit sein (ISO 8601)',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;
 export const MESSAGE_KEYS = Object.keys(catalogue) as MessageKey[];
 
-export function message(key: MessageKey, lang: Language, params?: Record<string, string | number> | readonly (string | number)[]): string {
+export function message(
+  key: MessageKey,
+  lang: Language,
+  params?: Record<string, string | number> | readonly (string | number)[],
+): string {
   return format(catalogue[key][lang], params);
 }
 

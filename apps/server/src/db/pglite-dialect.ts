@@ -16,7 +16,10 @@ export function pgliteDialect(pg: PGlite): PostgresDialect {
     const prev = tail;
     tail = prev.then(() => next);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('PGlite connection wait exceeded 60 s (query outside its transaction?)')), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error('PGlite connection wait exceeded 60 s (query outside its transaction?)')),
+        60_000,
+      );
       void prev.then(() => {
         clearTimeout(timer);
         resolve(release);

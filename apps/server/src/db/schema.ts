@@ -11,86 +11,298 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 type Numeric = ColumnType<string, string | undefined, string>;
 type Json = ColumnType<unknown, string | undefined, string>;
 
-export interface SettingsTable { key: string; value: Json; updated_at: Generated<Date> }
-export interface FilesTable {
-  id: Generated<number>; entity: string; format: string; file_name: string; mime: string; size_bytes: number;
-  data: Uint8Array; is_public: Generated<boolean>; created_by: number | null; created_at: Generated<Date>;
+export interface SettingsTable {
+  key: string;
+  value: Json;
+  updated_at: Generated<Date>;
 }
-export interface MainMenuTable { id: number; group_name: string; ordering: number }
-export interface SysSubmenuTable { id: Generated<number>; main_menu_id: number; display_name: string; web_url: string; ordering: number; sub: string | null }
-export interface RolesTable { role_id: Generated<number>; role_name: string; created_at: Generated<Date>; updated_at: Timestamp }
-export interface RolePrivilegesTable { role_id: number; func_name: string; readable: boolean; writable: boolean; executable: boolean }
-export interface RoleGroupPrivilegesTable { role_id: number; group_id: number; readable: boolean }
+export interface FilesTable {
+  id: Generated<number>;
+  entity: string;
+  format: string;
+  file_name: string;
+  mime: string;
+  size_bytes: number;
+  data: Uint8Array;
+  is_public: Generated<boolean>;
+  created_by: number | null;
+  created_at: Generated<Date>;
+}
+export interface MainMenuTable {
+  id: number;
+  group_name: string;
+  ordering: number;
+}
+export interface SysSubmenuTable {
+  id: Generated<number>;
+  main_menu_id: number;
+  display_name: string;
+  web_url: string;
+  ordering: number;
+  sub: string | null;
+}
+export interface RolesTable {
+  role_id: Generated<number>;
+  role_name: string;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+export interface RolePrivilegesTable {
+  role_id: number;
+  func_name: string;
+  readable: boolean;
+  writable: boolean;
+  executable: boolean;
+}
+export interface RoleGroupPrivilegesTable {
+  role_id: number;
+  group_id: number;
+  readable: boolean;
+}
 export interface AgentsTable {
-  agent_id: Generated<number>; agent_name: string; status: Generated<'active' | 'inactive'>; email: string;
-  commission_method: Generated<'profit' | 'revenue'>; commission_percent: Numeric; frequency: Generated<'daily' | 'weekly' | 'monthly'>;
-  referral_key: string; logo_id: number | null; created_at: Generated<Date>; updated_at: Timestamp;
+  agent_id: Generated<number>;
+  agent_name: string;
+  status: Generated<'active' | 'inactive'>;
+  email: string;
+  commission_method: Generated<'profit' | 'revenue'>;
+  commission_percent: Numeric;
+  frequency: Generated<'daily' | 'weekly' | 'monthly'>;
+  referral_key: string;
+  logo_id: number | null;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
 }
 export interface CarriersTable extends CarrierCommercialColumns {
-  client_id: Generated<number>; name: string; company: Generated<string>; client_type: Generated<'client' | 'vendor'>;
-  company_type: Generated<'termination' | 'origination'>; is_active: Generated<boolean>;
-  registration_status: Generated<'pending' | 'approved' | 'rejected'>; mode: Generated<'prepaid' | 'postpaid'>;
-  balance: Numeric; credit_limit: Numeric; test_credit: Numeric; allowed_credit: Numeric; unlimited_credit: Generated<boolean>;
-  mutual_balance: Numeric; currency: Generated<string>; main_email: Generated<string>; noc_email: Generated<string>;
-  billing_email: Generated<string>; rates_email: Generated<string>; address: Generated<string>; tax_id: Generated<string>;
-  time_zone: Generated<string>; agent_id: number | null;
-  is_panel_accountsummary: Generated<boolean>; is_panel_paymenthistory: Generated<boolean>; is_panel_invoices: Generated<boolean>;
-  is_panel_balance: Generated<boolean>; is_panel_onlinepayment: Generated<boolean>; is_panel_trunks: Generated<boolean>;
-  enable_trunk_view: Generated<boolean>; is_panel_didrequest: Generated<boolean>; is_panel_mydid: Generated<boolean>;
-  is_panel_products: Generated<boolean>; is_panel_cdrslist: Generated<boolean>; is_panel_summaryreport: Generated<boolean>;
-  is_panel_block_list: Generated<boolean>; ticket_menu: Generated<string>;
-  created_at: Generated<Date>; updated_at: Timestamp;
+  client_id: Generated<number>;
+  name: string;
+  company: Generated<string>;
+  client_type: Generated<'client' | 'vendor'>;
+  company_type: Generated<'termination' | 'origination'>;
+  is_active: Generated<boolean>;
+  registration_status: Generated<'pending' | 'approved' | 'rejected'>;
+  mode: Generated<'prepaid' | 'postpaid'>;
+  balance: Numeric;
+  credit_limit: Numeric;
+  test_credit: Numeric;
+  allowed_credit: Numeric;
+  unlimited_credit: Generated<boolean>;
+  mutual_balance: Numeric;
+  currency: Generated<string>;
+  main_email: Generated<string>;
+  noc_email: Generated<string>;
+  billing_email: Generated<string>;
+  rates_email: Generated<string>;
+  address: Generated<string>;
+  tax_id: Generated<string>;
+  time_zone: Generated<string>;
+  agent_id: number | null;
+  is_panel_accountsummary: Generated<boolean>;
+  is_panel_paymenthistory: Generated<boolean>;
+  is_panel_invoices: Generated<boolean>;
+  is_panel_balance: Generated<boolean>;
+  is_panel_onlinepayment: Generated<boolean>;
+  is_panel_trunks: Generated<boolean>;
+  enable_trunk_view: Generated<boolean>;
+  is_panel_didrequest: Generated<boolean>;
+  is_panel_mydid: Generated<boolean>;
+  is_panel_products: Generated<boolean>;
+  is_panel_cdrslist: Generated<boolean>;
+  is_panel_summaryreport: Generated<boolean>;
+  is_panel_block_list: Generated<boolean>;
+  ticket_menu: Generated<string>;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
 }
 export interface UsersTable {
-  user_id: Generated<number>; name: string; password_hash: string; first_name: Generated<string>; last_name: Generated<string>;
-  email: Generated<string>; user_type: 'admin' | 'client' | 'agent'; role_id: number | null; client_id: number | null;
-  agent_id: number | null; active: Generated<boolean>; is_server_admin: Generated<boolean>; avatar_id: number | null;
-  landing_page: string | null; language: Generated<string>; allowed_ips: ColumnType<string[], string[] | undefined, string[]>;
-  is_show_daily_usage: Generated<boolean>; is_daily_balance_notification: Generated<boolean>; zero_balance_notice: Generated<boolean>;
-  last_login_at: NullableTimestamp; last_seen_at: NullableTimestamp; created_at: Generated<Date>; updated_at: Timestamp;
+  user_id: Generated<number>;
+  name: string;
+  password_hash: string;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  email: Generated<string>;
+  user_type: 'admin' | 'client' | 'agent';
+  role_id: number | null;
+  client_id: number | null;
+  agent_id: number | null;
+  active: Generated<boolean>;
+  is_server_admin: Generated<boolean>;
+  avatar_id: number | null;
+  landing_page: string | null;
+  language: Generated<string>;
+  allowed_ips: ColumnType<string[], string[] | undefined, string[]>;
+  is_show_daily_usage: Generated<boolean>;
+  is_daily_balance_notification: Generated<boolean>;
+  zero_balance_notice: Generated<boolean>;
+  last_login_at: NullableTimestamp;
+  last_seen_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
 }
 export interface SessionsTable {
-  id: Generated<number>; token_hash: string; cdr_token_hash: string; user_id: number; ip: string; user_agent: string;
-  created_at: Generated<Date>; last_used_at: Timestamp; expires_at: Timestamp; refresh_until: Timestamp; cdr_expires_at: Timestamp;
-  revoked_at: NullableTimestamp; revoked_reason: string | null;
+  id: Generated<number>;
+  token_hash: string;
+  cdr_token_hash: string;
+  user_id: number;
+  ip: string;
+  user_agent: string;
+  created_at: Generated<Date>;
+  last_used_at: Timestamp;
+  expires_at: Timestamp;
+  refresh_until: Timestamp;
+  cdr_expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoked_reason: string | null;
 }
-export interface PasswordResetsTable { token_hash: string; user_id: number; created_at: Generated<Date>; expires_at: Timestamp; used_at: NullableTimestamp }
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: number;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
 export interface SigninHistoryTable {
-  id: Generated<number>; user_id: number | null; name: string; ip: string; result: 'success' | 'failed' | 'forbidden'; reason: string; created_at: Generated<Date>;
+  id: Generated<number>;
+  user_id: number | null;
+  name: string;
+  ip: string;
+  result: 'success' | 'failed' | 'forbidden';
+  reason: string;
+  created_at: Generated<Date>;
 }
 export interface RetrievePasswordLogTable {
-  id: Generated<number>; user_id: number | null; name: string; email: string; status: 'email_sent' | 'modify_failure' | 'modified_successfully'; ip: string; created_at: Generated<Date>;
+  id: Generated<number>;
+  user_id: number | null;
+  name: string;
+  email: string;
+  status: 'email_sent' | 'modify_failure' | 'modified_successfully';
+  ip: string;
+  created_at: Generated<Date>;
 }
-export interface EmailLogTable { id: Generated<number>; to_address: string; subject: string; kind: string; status: 'sent' | 'failed'; error: string; created_at: Generated<Date> }
+export interface EmailLogTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  kind: string;
+  status: 'sent' | 'failed';
+  error: string;
+  created_at: Generated<Date>;
+}
 export interface ModificationLogTable {
-  id: Generated<number>; user_id: number | null; user_name: string; entity: string; entity_id: string; action: string;
-  before: Json | null; after: Json | null; created_at: Generated<Date>;
+  id: Generated<number>;
+  user_id: number | null;
+  user_name: string;
+  entity: string;
+  entity_id: string;
+  action: string;
+  before: Json | null;
+  after: Json | null;
+  created_at: Generated<Date>;
 }
-export interface ExportLogTable { id: Generated<number>; user_id: number | null; user_name: string; client_id: number | null; entity: string; file_name: string; status: Generated<string>; created_at: Generated<Date> }
+export interface ExportLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  user_name: string;
+  client_id: number | null;
+  entity: string;
+  file_name: string;
+  status: Generated<string>;
+  created_at: Generated<Date>;
+}
 export interface ImportLogTable {
-  id: Generated<number>; user_id: number | null; user_name: string; entity: string; file_name: string; status: Generated<string>;
-  upload_time: Generated<Date>; finished_time: NullableTimestamp; total_rows: Generated<number>; error_rows: Generated<number>;
+  id: Generated<number>;
+  user_id: number | null;
+  user_name: string;
+  entity: string;
+  file_name: string;
+  status: Generated<string>;
+  upload_time: Generated<Date>;
+  finished_time: NullableTimestamp;
+  total_rows: Generated<number>;
+  error_rows: Generated<number>;
 }
-export interface DidUploadTasksTable { id: Generated<number>; user_id: number | null; file_name: string; status: Generated<string>; total: Generated<number>; done: Generated<number>; created_at: Generated<Date> }
-export interface RateImportTasksTable { id: Generated<number>; user_id: number | null; rate_table_id: number | null; file_name: string; status: Generated<string>; progress: Generated<number>; created_at: Generated<Date> }
+export interface DidUploadTasksTable {
+  id: Generated<number>;
+  user_id: number | null;
+  file_name: string;
+  status: Generated<string>;
+  total: Generated<number>;
+  done: Generated<number>;
+  created_at: Generated<Date>;
+}
+export interface RateImportTasksTable {
+  id: Generated<number>;
+  user_id: number | null;
+  rate_table_id: number | null;
+  file_name: string;
+  status: Generated<string>;
+  progress: Generated<number>;
+  created_at: Generated<Date>;
+}
 export interface TicketsTable {
-  id: Generated<number>; client_id: number | null; agent_id: number | null; user_id: number | null; username: string; department: string;
-  subject: string; content: string; url: string; type: string; attachment_id: number | null;
+  id: Generated<number>;
+  client_id: number | null;
+  agent_id: number | null;
+  user_id: number | null;
+  username: string;
+  department: string;
+  subject: string;
+  content: string;
+  url: string;
+  type: string;
+  attachment_id: number | null;
   ticket_status: Generated<'open' | 'waiting' | 'in_progress' | 'resolved' | 'closed' | 'reopened'>;
-  created_on: Generated<Date>; modified_on: Timestamp;
+  created_on: Generated<Date>;
+  modified_on: Timestamp;
 }
-export interface ClientMessagesTable { id: Generated<number>; client_id: number; type: Generated<string>; subject: string; content: Generated<string>; is_read: Generated<boolean>; created_at: Generated<Date> }
-export interface ClientAlertsTable { id: Generated<number>; client_id: number; level: Generated<string>; content: string; status: Generated<'new' | 'viewed' | 'read'>; created_at: Generated<Date> }
+export interface ClientMessagesTable {
+  id: Generated<number>;
+  client_id: number;
+  type: Generated<string>;
+  subject: string;
+  content: Generated<string>;
+  is_read: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+export interface ClientAlertsTable {
+  id: Generated<number>;
+  client_id: number;
+  level: Generated<string>;
+  content: string;
+  status: Generated<'new' | 'viewed' | 'read'>;
+  created_at: Generated<Date>;
+}
 export interface InvoicesTable {
-  invoice_id: Generated<number>; client_id: number; invoice_number: string; invoice_date: ColumnType<Date, string, string>;
-  period_start: Timestamp; period_end: Timestamp; amount: Numeric; paid_amount: Numeric; due_date: ColumnType<Date, string, string>;
-  currency: Generated<string>; status: Generated<'normal' | 'voided'>; created_at: Generated<Date>;
+  invoice_id: Generated<number>;
+  client_id: number;
+  invoice_number: string;
+  invoice_date: ColumnType<Date, string, string>;
+  period_start: Timestamp;
+  period_end: Timestamp;
+  amount: Numeric;
+  paid_amount: Numeric;
+  due_date: ColumnType<Date, string, string>;
+  currency: Generated<string>;
+  status: Generated<'normal' | 'voided'>;
+  created_at: Generated<Date>;
 }
 export interface SwitchesTable {
-  switch_id: Generated<number>; name: string; lan_ip: Generated<string>; active_call_ip: Generated<string>; cli_ip: Generated<string>;
-  cli_port: number | null; connected: Generated<boolean>; last_seen_at: NullableTimestamp; created_at: Generated<Date>;
+  switch_id: Generated<number>;
+  name: string;
+  lan_ip: Generated<string>;
+  active_call_ip: Generated<string>;
+  cli_ip: Generated<string>;
+  cli_port: number | null;
+  connected: Generated<boolean>;
+  last_seen_at: NullableTimestamp;
+  created_at: Generated<Date>;
 }
-export interface SipHostsTable { id: Generated<number>; switch_id: number; host_name: string; sip_ip: string; sip_port: Generated<number> }
+export interface SipHostsTable {
+  id: Generated<number>;
+  switch_id: number;
+  host_name: string;
+  sip_ip: string;
+  sip_port: Generated<number>;
+}
 
 export interface Database extends SwitchConfigTables, RatesTables, CarriersTables, RoutingTables {
   settings: SettingsTable;

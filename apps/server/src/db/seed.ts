@@ -16,8 +16,18 @@ export async function seedReferenceData(db: Db): Promise<void> {
       for (const [ii, it] of m.items.entries()) {
         await trx
           .insertInto('sys_submenu')
-          .values({ main_menu_id: m.id, display_name: it.display_name, web_url: it.web_url, ordering: ii, sub: it.sub ?? null })
-          .onConflict((oc) => oc.columns(['main_menu_id', 'web_url']).doUpdateSet({ display_name: it.display_name, ordering: ii, sub: it.sub ?? null }))
+          .values({
+            main_menu_id: m.id,
+            display_name: it.display_name,
+            web_url: it.web_url,
+            ordering: ii,
+            sub: it.sub ?? null,
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['main_menu_id', 'web_url'])
+              .doUpdateSet({ display_name: it.display_name, ordering: ii, sub: it.sub ?? null }),
+          )
           .execute();
       }
     }

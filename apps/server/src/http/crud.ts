@@ -10,7 +10,7 @@ import { actorOf, type Actor, type Ctx } from './context';
 import { duplicate, notFound, ruleBroken } from './errors';
 import { implement } from './register';
 
-type Table = keyof Database & string;
+type Table = Extract<keyof Database, string>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQuery = SelectQueryBuilder<Database, any, any>;
 
@@ -45,9 +45,17 @@ export interface CrudTable<E extends CrudEndpoints> {
   /** Columns that must be unique (case-insensitive), with the body field naming them. */
   unique?: { column: string; field: string }[];
   /** Body -> column values (default: the body as is). */
-  toColumns?: (body: Record<string, unknown>, before: Record<string, unknown> | null) => Record<string, unknown>;
+  toColumns?: (
+    body: Record<string, unknown>,
+    before: Record<string, unknown> | null,
+  ) => Record<string, unknown>;
   /** Rules that need the database; throw an AppError to refuse. `before` is null on create. */
-  validate?: (trx: Db, body: Record<string, unknown>, before: Record<string, unknown> | null, ctx: Ctx<unknown, unknown, unknown>) => Promise<void>;
+  validate?: (
+    trx: Db,
+    body: Record<string, unknown>,
+    before: Record<string, unknown> | null,
+    ctx: Ctx<unknown, unknown, unknown>,
+  ) => Promise<void>;
   /** What refers to a row; delete is refused while any count is above zero. */
   usage?: (db: Db, id: number) => Promise<UsageCount[]>;
   /** The refusal's message ('{0}' the row, '{1}' the counts); default inUseCannotDelete. */
@@ -72,7 +80,12 @@ export function serializeRow(r: Record<string, unknown>): Record<string, unknown
 }
 
 /** '{0} [{1}] already exists' for the first unique column of `t` that `body` clashes with. */
-export async function checkUniqueOf<E extends CrudEndpoints>(t: CrudTable<E>, db: Db, body: Record<string, unknown>, exceptId: number | null): Promise<void> {
+export async function checkUniqueOf<E extends CrudEndpoints>(
+  t: CrudTable<E>,
+  db: Db,
+  body: Record<string, unknown>,
+  exceptId: number | null,
+): Promise<void> {
   const idRef = sql.ref(t.id);
   for (const u of t.unique ?? []) {
     const v = body[u.field];
@@ -91,7 +104,13 @@ export async function checkUniqueOf<E extends CrudEndpoints>(t: CrudTable<E>, db
  * modification log): the create route uses it, and so do flows that create several resources in one
  * transaction (e.g. the termination wizard). The caller notifies `afterWrite` after commit.
  */
-export async function createRow<E extends CrudEndpoints>(s: Services, t: CrudTable<E>, trx: Db, body: Record<string, unknown>, ctx: Ctx<unknown, unknown, unknown>): Promise<number> {
+export async function createRow<E extends CrudEndpoints>(
+  s: Services,
+  t: CrudTable<E>,
+  trx: Db,
+  body: Record<string, unknown>,
+  ctx: Ctx<unknown, unknown, unknown>,
+): Promise<number> {
   await checkUniqueOf(t, trx, body, null);
   await t.validate?.(trx, body, null, ctx);
   const values = t.toColumns ? t.toColumns(body, null) : body;
@@ -107,21 +126,30 @@ export async function createRow<E extends CrudEndpoints>(s: Services, t: CrudTab
 }
 
 /** Registers the list/get/create/update/delete/usage (and activation) routes of one resource. */
-export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: Services, e: E, t: CrudTable<E>): void {
+export function implementCrud<E extends CrudEndpoints>(
+  app: FastifyInstance,
+  s: Services,
+  e: E,
+  t: CrudTable<E>,
+): void {
   const toRow = t.toRow ?? serializeRow;
   const activeColumn = t.activeColumn ?? 'is_active';
   const scoped = (db: Db, actor: Actor) => (t.scope ? t.scope(t.select(db), actor) : t.select(db));
   const idRef = sql.ref(t.id);
 
   const loadRaw = async (db: Db, id: number, lock = false): Promise<Record<string, unknown>> => {
-    let q = db.selectFrom(t.table as never).selectAll().where(idRef as never, '=', id as never);
+    let q = db
+      .selectFrom(t.table as never)
+      .selectAll()
+      .where(idRef as never, '=', id as never);
     if (lock) q = q.forUpdate();
     const row = (await q.executeTakeFirst()) as Record<string, unknown> | undefined;
     if (!row) throw notFound();
     return row;
   };
 
-  const checkUnique = (db: Db, body: Record<string, unknown>, exceptId: number | null) => checkUniqueOf(t, db, body, exceptId);
+  const checkUnique = (db: Db, body: Record<string, unknown>, exceptId: number | null) =>
+    checkUniqueOf(t, db, body, exceptId);
 
   implement(app, s, e.list, async (ctx) => {
     let qb = scoped(s.db, actorOf(ctx));
@@ -131,7 +159,9 @@ export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: 
   });
 
   implement(app, s, e.get, async (ctx) => {
-    const row = await scoped(s.db, actorOf(ctx)).where(sql.ref(t.selectId), '=', ctx.params.id).executeTakeFirst();
+    const row: unknown = await scoped(s.db, actorOf(ctx))
+      .where(sql.ref(t.selectId), '=', ctx.params.id)
+      .executeTakeFirst();
     if (!row) throw notFound();
     return toRow(row as Record<string, unknown>) as never;
   });
@@ -144,7 +174,9 @@ export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: 
 
   implement(app, s, e.create, async (ctx) => {
     const body = ctx.body as Record<string, unknown>;
-    const id = await s.db.transaction().execute((trx) => createRow(s, t, trx, body, ctx as Ctx<unknown, unknown, unknown>));
+    const id = await s.db
+      .transaction()
+      .execute((trx) => createRow(s, t, trx, body, ctx as Ctx<unknown, unknown, unknown>));
     t.afterWrite?.();
     return { object_id: id };
   });
@@ -153,7 +185,8 @@ export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: 
     const body = ctx.body as Record<string, unknown>;
     await s.db.transaction().execute(async (trx) => {
       const before = await loadRaw(trx, ctx.params.id, true);
-      if (t.requireActiveToModify && before[activeColumn] === false) throw ruleBroken(t.requireActiveToModify);
+      if (t.requireActiveToModify && before[activeColumn] === false)
+        throw ruleBroken(t.requireActiveToModify);
       await checkUnique(trx, body, ctx.params.id);
       await t.validate?.(trx, body, before, ctx as Ctx<unknown, unknown, unknown>);
       const values = t.toColumns ? t.toColumns(body, before) : body;
@@ -176,7 +209,11 @@ export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: 
     await s.db.transaction().execute(async (trx) => {
       const before = await loadRaw(trx, ctx.params.id, true);
       const used = (await t.usage?.(trx, ctx.params.id))?.filter((u) => u.count > 0) ?? [];
-      if (used.length) throw ruleBroken(t.inUseKey ?? 'inUseCannotDelete', [`${t.label} [${ctx.params.id}]`, used.map((u) => `${u.count} ${u.what}`).join(', ')]);
+      if (used.length)
+        throw ruleBroken(t.inUseKey ?? 'inUseCannotDelete', [
+          `${t.label} [${ctx.params.id}]`,
+          used.map((u) => `${u.count} ${u.what}`).join(', '),
+        ]);
       await trx
         .deleteFrom(t.table as never)
         .where(idRef as never, '=', ctx.params.id as never)
@@ -197,7 +234,15 @@ export function implementCrud<E extends CrudEndpoints>(app: FastifyInstance, s: 
           .set({ [activeColumn]: active } as never)
           .where(idRef as never, '=', ctx.params.id as never)
           .execute();
-        await s.audit.record(trx, actorOf(ctx), t.entity, ctx.params.id, active ? 'activate' : 'deactivate', { [activeColumn]: before[activeColumn] }, { [activeColumn]: active });
+        await s.audit.record(
+          trx,
+          actorOf(ctx),
+          t.entity,
+          ctx.params.id,
+          active ? 'activate' : 'deactivate',
+          { [activeColumn]: before[activeColumn] },
+          { [activeColumn]: active },
+        );
       });
       t.afterWrite?.();
       return null;

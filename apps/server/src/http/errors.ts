@@ -27,7 +27,10 @@ export const notFound = () => new AppError(ErrorCode.notFound, 'recordNotFound',
 export const forbidden = () => new AppError(ErrorCode.forbidden, 'noPermission', [], 403);
 /** '{0} [{1}] already exists', naming the field that clashes. */
 export const duplicate = (field: string, label: string, value: string) =>
-  new AppError(ErrorCode.conflict, 'alreadyExists', [label, value], 409, { [field]: { key: 'alreadyExists', params: [label, value] } });
-export const ruleBroken = (key: MessageKey, params: Params = []) => new AppError(ErrorCode.rule, key, params, 409);
+  new AppError(ErrorCode.conflict, 'alreadyExists', [label, value], 409, {
+    [field]: { key: 'alreadyExists', params: [label, value] },
+  });
+export const ruleBroken = (key: MessageKey, params: Params = []) =>
+  new AppError(ErrorCode.rule, key, params, 409);
 export const invalidField = (field: string, key: MessageKey, params: Params = []) =>
   new AppError(ErrorCode.validation, 'validationFailed', [], 400, { [field]: { key, params } });

@@ -10,7 +10,8 @@ export const localize = {
   },
   fields(fields: Record<string, FieldError>, lang: Language): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [field, fe] of Object.entries(fields)) out[field] = localize.message(fe.key, lang, fe.params ?? [field]);
+    for (const [field, fe] of Object.entries(fields))
+      out[field] = localize.message(fe.key, lang, fe.params ?? [field]);
     return out;
   },
 };

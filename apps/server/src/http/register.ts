@@ -49,7 +49,8 @@ export function implement<E extends Endpoint>(
       const kind = endpoint.access.kind;
       const actor =
         opts.ownToken || kind === 'switch' ? null : await services.auth.authenticate(req, kind !== 'public');
-      const switchKeyOk = kind === 'switch' && (await services.switchKeys.accepts(req.headers['x-switch-key']));
+      const switchKeyOk =
+        kind === 'switch' && (await services.switchKeys.accepts(req.headers['x-switch-key']));
       checkAccess(endpoint, actor, switchKeyOk);
       const params = parse(endpoint.params, req.params);
       const query = parse(endpoint.query, req.query);
@@ -129,7 +130,8 @@ function issueToField(issue: z.core.$ZodIssue, field: string, missing: boolean):
   if (missing && (issue.code === 'invalid_type' || issue.code === 'invalid_value'))
     return { key: 'required', params: [label] };
   // A message the contract chose (a catalogue key such as passwordLength) wins over the generic ones.
-  if ((MESSAGE_KEYS as string[]).includes(issue.message)) return { key: issue.message, params: argsOf(issue) ?? [label] };
+  if ((MESSAGE_KEYS as string[]).includes(issue.message))
+    return { key: issue.message, params: argsOf(issue) ?? [label] };
   if (issue.code === 'invalid_type') return { key: 'invalidValue', params: [label] };
   if (issue.code === 'invalid_value' && 'values' in issue)
     return { key: 'mustBeOneOf', params: [label, issue.values.map(String).join(', ')] };

@@ -49,7 +49,13 @@ export class Mailer {
     if (error) this.log.warn({ to: msg.to, kind: msg.kind, error }, 'mail not sent');
     await this.db
       .insertInto('email_log')
-      .values({ to_address: msg.to, subject: msg.subject, kind: msg.kind, status: error ? 'failed' : 'sent', error })
+      .values({
+        to_address: msg.to,
+        subject: msg.subject,
+        kind: msg.kind,
+        status: error ? 'failed' : 'sent',
+        error,
+      })
       .execute();
     return !error;
   }

@@ -39,7 +39,11 @@ const isEndpoint = (v: unknown): v is Endpoint =>
 /** Endpoints in an area module, including those grouped by crudEndpoints (one level down). */
 function endpointsIn(area: Record<string, unknown>): Endpoint[] {
   return Object.values(area).flatMap((v) =>
-    isEndpoint(v) ? [v] : typeof v === 'object' && v !== null && 'def' in v ? Object.values(v).filter(isEndpoint) : [],
+    isEndpoint(v)
+      ? [v]
+      : typeof v === 'object' && v !== null && 'def' in v
+        ? Object.values(v).filter(isEndpoint)
+        : [],
   );
 }
 

@@ -480,7 +480,11 @@ describe('time range filters', () => {
       const bad = await h2.call('GET', '/api/log/import?upload_time_from=yesterday', { token });
       expect(bad.body.error?.code).toBe(110);
       expect(bad.body.errors?.upload_time_from).toBeDefined();
-      const good = await h2.call('GET', `/api/log/import?upload_time_from=${encodeURIComponent('2026-11-21T00:00:00Z')}`, { token });
+      const good = await h2.call(
+        'GET',
+        `/api/log/import?upload_time_from=${encodeURIComponent('2026-11-21T00:00:00Z')}`,
+        { token },
+      );
       expect(good.body.success).toBe(true);
     } finally {
       await h2.close();

@@ -85,12 +85,12 @@ describe('GET /switch/sip_host/list', () => {
     expect(p.total).toBe(12);
     expect(p.items).toHaveLength(10);
     expect(p.items.map((x) => x.switch_id)).toEqual([
-      ...Array(4).fill(ids[0]),
-      ...Array(3).fill(ids[1]),
-      ...Array(3).fill(ids[2]),
+      ...Array<number | undefined>(4).fill(ids[0]),
+      ...Array<number | undefined>(3).fill(ids[1]),
+      ...Array<number | undefined>(3).fill(ids[2]),
     ]);
     expect(p.items[0]).toEqual({
-      id: expect.any(Number),
+      id: expect.any(Number) as unknown,
       host_name: 'fra-0',
       sip_ip: '203.0.113.10',
       sip_port: 5060,

@@ -62,38 +62,69 @@ let tokenCheck: Promise<boolean> | null = null;
 export function queryString(query: Record<string, unknown> | undefined): string {
   if (!query) return '';
   const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') sp.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean));
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== null && v !== '')
+      sp.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean));
   const s = sp.toString();
   return s ? `?${s}` : '';
 }
 
 export function urlOf<E extends Endpoint>(e: E, input: CallInput<E> = {}): string {
-  return API_BASE + buildPath(e.path, (input.params ?? {}) as Record<string, string | number>) + queryString(input.query as Record<string, unknown> | undefined);
+  return (
+    API_BASE +
+    buildPath(e.path, (input.params ?? {}) as Record<string, string | number>) +
+    queryString(input.query as Record<string, unknown> | undefined)
+  );
 }
 
 /** Calls one contract endpoint and applies the error catalogue of spec 01 section 8. */
-export async function call<E extends Endpoint>(e: E, input: CallInput<E> = {}, opts: CallOptions = {}): Promise<PayloadOf<E>> {
+export async function call<E extends Endpoint>(
+  e: E,
+  input: CallInput<E> = {},
+  opts: CallOptions = {},
+): Promise<PayloadOf<E>> {
   const url = urlOf(e, input);
   const envelope = await send(e.method, url, input.body, opts);
-  return handle(envelope.status, envelope.body, url, opts, () => call(e, input, opts)) as Promise<PayloadOf<E>>;
+  return handle(envelope.status, envelope.body, url, opts, () => call(e, input, opts)) as Promise<
+    PayloadOf<E>
+  >;
 }
 
 /** Multipart upload (POST /config/import and later upload paths). */
-export async function upload(url: string, form: FormData, opts: CallOptions = {}): Promise<{ object_id: number }> {
+export async function upload(
+  url: string,
+  form: FormData,
+  opts: CallOptions = {},
+): Promise<{ object_id: number }> {
   const token = getToken();
-  const res = await fetch(API_BASE + url, { method: 'POST', body: form, headers: { ...(token ? { 'X-Auth-Token': token } : {}), 'X-Lang': i18next.language } });
+  const res = await fetch(API_BASE + url, {
+    method: 'POST',
+    body: form,
+    headers: { ...(token ? { 'X-Auth-Token': token } : {}), 'X-Lang': i18next.language },
+  });
   const body = (await res.json().catch(() => null)) as ApiEnvelope<{ object_id: number }> | null;
-  return handle(res.status, body, url, { errorMode: 'inline', ...opts }, () => upload(url, form, opts)) as Promise<{ object_id: number }>;
+  return handle(res.status, body, url, { errorMode: 'inline', ...opts }, () =>
+    upload(url, form, opts),
+  ) as Promise<{ object_id: number }>;
 }
 
-async function send(method: string, url: string, body: unknown, opts: CallOptions): Promise<{ status: number; body: ApiEnvelope<unknown> | null }> {
+async function send(
+  method: string,
+  url: string,
+  body: unknown,
+  opts: CallOptions,
+): Promise<{ status: number; body: ApiEnvelope<unknown> | null }> {
   const token = getToken();
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), opts.timeoutMs ?? FETCH_TIMEOUT_MS);
   try {
     const res = await fetch(url, {
       method,
-      headers: { ...(token ? { 'X-Auth-Token': token } : {}), ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), 'X-Lang': i18next.language },
+      headers: {
+        ...(token ? { 'X-Auth-Token': token } : {}),
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        'X-Lang': i18next.language,
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
       signal: ctrl.signal,
     });
@@ -109,7 +140,13 @@ async function send(method: string, url: string, body: unknown, opts: CallOption
 const isSessionEnd = (m: string) => m.includes('token is disabled') || m.includes('Incorrect token provided');
 export const isPermissionMessage = (m: string) => m.includes("don't have permissions");
 
-async function handle(status: number, body: ApiEnvelope<unknown> | null, url: string, opts: CallOptions, retry: () => Promise<unknown>): Promise<unknown> {
+async function handle(
+  status: number,
+  body: ApiEnvelope<unknown> | null,
+  url: string,
+  opts: CallOptions,
+  retry: () => Promise<unknown>,
+): Promise<unknown> {
   if (!body || typeof body.success !== 'boolean') {
     const message = i18next.t('common.errorOnLoading', { url });
     if (!opts.quiet) hooks.toastError(message);
@@ -119,7 +156,10 @@ async function handle(status: number, body: ApiEnvelope<unknown> | null, url: st
   const code = body.error?.code ?? ErrorCode.internal;
   const message = body.error?.message ?? '';
 
-  if (code === ErrorCode.tokenCheck || (status === 401 && code !== ErrorCode.logout && code !== ErrorCode.signIn)) {
+  if (
+    code === ErrorCode.tokenCheck ||
+    (status === 401 && code !== ErrorCode.logout && code !== ErrorCode.signIn)
+  ) {
     if (await checkToken()) return retry();
     if (!opts.quiet) hooks.toastError(message || i18next.t('frame.sessionEnded'));
     setTimeout(() => hooks.signOut(), LOGOUT_DELAY_MS);
@@ -133,7 +173,11 @@ async function handle(status: number, body: ApiEnvelope<unknown> | null, url: st
 
   const mode = opts.errorMode ?? 'page';
   if (!opts.quiet) hooks.toastError(message, body.errors ?? undefined);
-  if (mode === 'page' && !hooks.currentPath().startsWith('/download/rate') && hooks.currentPath() !== '/error/form') {
+  if (
+    mode === 'page' &&
+    !hooks.currentPath().startsWith('/download/rate') &&
+    hooks.currentPath() !== '/error/form'
+  ) {
     store.set(KEYS.errorMessage, message);
     hooks.navigate('/error/form');
   }

@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@ta
 import { call, type CallInput, type CallOptions } from './client';
 
 /** Query keys: the endpoint path plus its input, so invalidating a path refreshes every page of it. */
-export const keyOf = <E extends Endpoint>(e: E, input: CallInput<E> = {}) => [e.method, e.path, input] as const;
+export const keyOf = <E extends Endpoint>(e: E, input: CallInput<E> = {}) =>
+  [e.method, e.path, input] as const;
 
 export function useApi<E extends Endpoint>(
   e: E,
@@ -11,7 +12,11 @@ export function useApi<E extends Endpoint>(
   options: Omit<UseQueryOptions<PayloadOf<E>>, 'queryKey' | 'queryFn'> & { callOptions?: CallOptions } = {},
 ) {
   const { callOptions, ...rest } = options;
-  return useQuery<PayloadOf<E>>({ queryKey: keyOf(e, input), queryFn: () => call(e, input, callOptions), ...rest });
+  return useQuery<PayloadOf<E>>({
+    queryKey: keyOf(e, input),
+    queryFn: () => call(e, input, callOptions),
+    ...rest,
+  });
 }
 
 /** A write: errors toast inline (forms keep their values); on success the listed paths refetch. */

@@ -21,7 +21,8 @@ function useAntLocale(lang: string): Locale | undefined {
   const [locale, setLocale] = useState<Locale | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    const load = lang === 'de' ? import('antd/locale/de_DE') : lang === 'ch' ? import('antd/locale/zh_CN') : null;
+    const load =
+      lang === 'de' ? import('antd/locale/de_DE') : lang === 'ch' ? import('antd/locale/zh_CN') : null;
     if (!load) setLocale(undefined);
     else void load.then((m) => live && setLocale(m.default));
     return () => {
@@ -33,7 +34,9 @@ function useAntLocale(lang: string): Locale | undefined {
 
 // Cached reads are shown at once but refetched when a page mounts: after a write (a new carrier, trunk,
 // route...) the next page must offer it (e.g. in its selects), not a copy up to 30 s old.
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 0 } } });
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 0 } },
+});
 
 /** Connects the API client's error catalogue to the frame (toasts, navigation, sign-out). */
 function ApiBridge() {
@@ -55,7 +58,11 @@ function ApiBridge() {
 
 /** The configured favicon on every navigation (default if none). */
 function useFavicon(path: string) {
-  const branding = useApi(api.config.getLoginBranding, {}, { callOptions: { errorMode: 'inline', quiet: true }, staleTime: 300_000 });
+  const branding = useApi(
+    api.config.getLoginBranding,
+    {},
+    { callOptions: { errorMode: 'inline', quiet: true }, staleTime: 300_000 },
+  );
   useEffect(() => {
     const link = document.getElementById('favicon') as HTMLLinkElement | null;
     if (!link) return;
@@ -68,18 +75,29 @@ function Root() {
   const { i18n } = useTranslation();
   const locale = useAntLocale(i18n.language);
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#1f5f8b', borderRadius: 4, fontSize: 13 } }}>
-        <SessionProvider>
-          <FeedbackProvider>
-            <ApiBridge />
-            <Outlet />
-          </FeedbackProvider>
-        </SessionProvider>
+    <ConfigProvider
+      locale={locale}
+      theme={{ token: { colorPrimary: '#1f5f8b', borderRadius: 4, fontSize: 13 } }}
+    >
+      <SessionProvider>
+        <FeedbackProvider>
+          <ApiBridge />
+          <Outlet />
+        </FeedbackProvider>
+      </SessionProvider>
     </ConfigProvider>
   );
 }
 
-function Page({ title, Component, isPublic }: { title: string; Component: React.ComponentType; isPublic?: boolean }) {
+function Page({
+  title,
+  Component,
+  isPublic,
+}: {
+  title: string;
+  Component: React.ComponentType;
+  isPublic?: boolean;
+}) {
   const body = (
     <Suspense fallback={<Spinner />}>
       <Component />
@@ -103,7 +121,10 @@ const router = createHashRouter([
     element: <Root />,
     children: [
       { path: '/', element: <Page title="frame.programName" Component={() => null} /> },
-      ...ROUTES.map((r) => ({ path: r.path, element: <Page title={r.title} Component={r.page} isPublic={r.public} /> })),
+      ...ROUTES.map((r) => ({
+        path: r.path,
+        element: <Page title={r.title} Component={r.page} isPublic={r.public} />,
+      })),
       { path: '*', element: <Page title="frame.pageNotFound" Component={NotAvailablePage} /> },
     ],
   },

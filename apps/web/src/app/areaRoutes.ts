@@ -5,4 +5,9 @@ import { routingRoutes } from '../features/routing/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
-export const areaRoutes: RouteDef[] = [...configurationRoutes, ...rateRoutes, ...carrierRoutes, ...routingRoutes];
+export const areaRoutes: RouteDef[] = [
+  ...configurationRoutes,
+  ...rateRoutes,
+  ...carrierRoutes,
+  ...routingRoutes,
+];

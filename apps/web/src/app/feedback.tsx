@@ -1,6 +1,17 @@
 import { COLOR_ERROR, COLOR_INFO, FLASH_MS } from '@tandem/contract';
 import { notification as antNotification } from 'antd';
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 
@@ -23,13 +34,22 @@ export const useFeedback = () => {
 // The confirm dialog loads on first use, keeping antd's Modal out of the login page's first load.
 const ConfirmDialog = lazy(() => import('./ConfirmDialog'));
 
-const labelOf = (field: string) => field.replace(/\.\d+\./g, ' ').replace(/[._]/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+const labelOf = (field: string) =>
+  field
+    .replace(/\.\d+\./g, ' ')
+    .replace(/[._]/g, ' ')
+    .replace(/^\w/, (c) => c.toUpperCase());
 
 export function FeedbackProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [notification, notificationHolder] = antNotification.useNotification();
   const [banner, setBanner] = useState<{ text: string; kind: 'error' | 'info'; id: number } | null>(null);
-  const [dialog, setDialog] = useState<{ title: string; content?: ReactNode; danger?: boolean; resolve: (v: boolean) => void } | null>(null);
+  const [dialog, setDialog] = useState<{
+    title: string;
+    content?: ReactNode;
+    danger?: boolean;
+    resolve: (v: boolean) => void;
+  } | null>(null);
   const location = useLocation();
   const dialogRef = useRef(dialog);
   dialogRef.current = dialog;
@@ -48,7 +68,10 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
     }
   }, [location.pathname]);
 
-  const flash = useCallback((text: string, kind: 'error' | 'info' = 'info') => setBanner({ text, kind, id: Date.now() }), []);
+  const flash = useCallback(
+    (text: string, kind: 'error' | 'info' = 'info') => setBanner({ text, kind, id: Date.now() }),
+    [],
+  );
   const fieldErrors = useCallback(
     (message: string, errors?: Record<string, string>) => {
       if (errors && Object.keys(errors).length) {
@@ -61,12 +84,21 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
           });
         }
       } else if (message) {
-        notification.error({ message: <b>{t('common.error')}</b>, description: <span data-testid="toast-message">{message}</span>, placement: 'topRight', duration: 6 });
+        notification.error({
+          message: <b>{t('common.error')}</b>,
+          description: <span data-testid="toast-message">{message}</span>,
+          placement: 'topRight',
+          duration: 6,
+        });
       }
     },
     [notification, t],
   );
-  const confirm = useCallback((opts: { title: string; content?: ReactNode; danger?: boolean }) => new Promise<boolean>((resolve) => setDialog({ ...opts, resolve })), []);
+  const confirm = useCallback(
+    (opts: { title: string; content?: ReactNode; danger?: boolean }) =>
+      new Promise<boolean>((resolve) => setDialog({ ...opts, resolve })),
+    [],
+  );
 
   const value = useMemo(() => ({ flash, fieldErrors, confirm }), [flash, fieldErrors, confirm]);
   const close = (v: boolean) => {
@@ -90,7 +122,12 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
       {children}
       {dialog && (
         <Suspense fallback={null}>
-          <ConfirmDialog title={dialog.title} content={dialog.content} danger={dialog.danger} onClose={close} />
+          <ConfirmDialog
+            title={dialog.title}
+            content={dialog.content}
+            danger={dialog.danger}
+            onClose={close}
+          />
         </Suspense>
       )}
     </Ctx.Provider>

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { decide, homeOf, type GuardState } from './guard';
 
-const anon: GuardState = { signedIn: false, userType: null, roleId: 0, landingPages: null, hasUser: true, previous: null, landing: null };
+const anon: GuardState = {
+  signedIn: false,
+  userType: null,
+  roleId: 0,
+  landingPages: null,
+  hasUser: true,
+  previous: null,
+  landing: null,
+};
 const admin: GuardState = { ...anon, signedIn: true, userType: 'admin' };
 const client: GuardState = { ...anon, signedIn: true, userType: 'client' };
 const agent: GuardState = { ...anon, signedIn: true, userType: 'agent' };
-const restricted: GuardState = { ...admin, roleId: 7, landingPages: ['/configuration/users', '/log/user_signin_history'], previous: '/configuration/users' };
+const restricted: GuardState = {
+  ...admin,
+  roleId: 7,
+  landingPages: ['/configuration/users', '/log/user_signin_history'],
+  previous: '/configuration/users',
+};
 
 describe('navigation guard', () => {
   it('opens public routes and sends everything else to the login page when signed out', () => {
@@ -14,26 +27,44 @@ describe('navigation guard', () => {
     expect(decide('/signup/index/KEY', anon)).toEqual({ allow: true });
     expect(decide('/download/rate/tok', anon)).toEqual({ allow: true });
     expect(decide('/configuration/users', anon)).toEqual({ allow: false, redirect: '/auth/login' });
-    expect(decide('/clients/management/analytics_dashboard', anon)).toEqual({ allow: false, redirect: '/auth/login' });
+    expect(decide('/clients/management/analytics_dashboard', anon)).toEqual({
+      allow: false,
+      redirect: '/auth/login',
+    });
   });
 
   it('goes to /setup when no user exists, and leaves /setup once one does', () => {
     expect(decide('/auth/login', { ...anon, hasUser: false })).toEqual({ allow: false, redirect: '/setup' });
     expect(decide('/setup', { ...anon, hasUser: false })).toEqual({ allow: true });
-    expect(decide('/setup', { ...anon, previous: '/auth/reset_password' })).toEqual({ allow: false, redirect: '/auth/reset_password' });
+    expect(decide('/setup', { ...anon, previous: '/auth/reset_password' })).toEqual({
+      allow: false,
+      redirect: '/auth/reset_password',
+    });
     expect(decide('/setup', anon)).toEqual({ allow: false, redirect: '/auth/login' });
   });
 
   it('sends a signed-in user from the login page or root to the home of its type', () => {
     expect(decide('/auth/login', admin)).toEqual({ allow: false, redirect: '/statistics/dashboard' });
     expect(decide('/', agent)).toEqual({ allow: false, redirect: '/agents/management/agent_dashboard' });
-    expect(decide('/auth/login', client)).toEqual({ allow: false, redirect: '/clients/management/analytics_dashboard' });
-    expect(decide('/', { ...client, userType: 'vendor' })).toEqual({ allow: false, redirect: '/clients/management/analytics_dashboard' });
+    expect(decide('/auth/login', client)).toEqual({
+      allow: false,
+      redirect: '/clients/management/analytics_dashboard',
+    });
+    expect(decide('/', { ...client, userType: 'vendor' })).toEqual({
+      allow: false,
+      redirect: '/clients/management/analytics_dashboard',
+    });
   });
 
   it('keeps admins out of client, agent and profile portal paths, back to the previous path', () => {
-    expect(decide('/clients/billing/invoices', { ...admin, previous: '/configuration/roles' })).toEqual({ allow: false, redirect: '/configuration/roles' });
-    expect(decide('/agents/management/products', admin)).toEqual({ allow: false, redirect: '/statistics/dashboard' });
+    expect(decide('/clients/billing/invoices', { ...admin, previous: '/configuration/roles' })).toEqual({
+      allow: false,
+      redirect: '/configuration/roles',
+    });
+    expect(decide('/agents/management/products', admin)).toEqual({
+      allow: false,
+      redirect: '/statistics/dashboard',
+    });
     expect(decide('/profile/x', admin)).toEqual({ allow: false, redirect: '/statistics/dashboard' });
     expect(decide('/my_profile', admin)).toEqual({ allow: true });
   });
@@ -42,24 +73,46 @@ describe('navigation guard', () => {
     expect(decide('/configuration/users', restricted)).toEqual({ allow: true });
     expect(decide('/configuration/user_management/system', restricted)).toEqual({ allow: true });
     expect(decide('/configuration/system_user_management/edit/3', restricted)).toEqual({ allow: true });
-    expect(decide('/configuration/roles', restricted)).toEqual({ allow: false, redirect: '/configuration/users' });
-    for (const free of ['/logout', '/first_time_wizard', '/origination/tickets', '/my_profile', '/switch/capacity', '/switch/voip_gateway', '/license', '/server_admin']) {
+    expect(decide('/configuration/roles', restricted)).toEqual({
+      allow: false,
+      redirect: '/configuration/users',
+    });
+    for (const free of [
+      '/logout',
+      '/first_time_wizard',
+      '/origination/tickets',
+      '/my_profile',
+      '/switch/capacity',
+      '/switch/voip_gateway',
+      '/license',
+      '/server_admin',
+    ]) {
       expect(decide(free, restricted)).toEqual({ allow: true });
     }
     expect(decide('/server_admin/history', restricted)).toEqual({ allow: true });
   });
 
   it('does not restrict an admin without a role or without stored landing pages', () => {
-    expect(decide('/configuration/roles', { ...admin, roleId: 0, landingPages: ['/x'] })).toEqual({ allow: true });
-    expect(decide('/configuration/roles', { ...admin, roleId: 3, landingPages: null })).toEqual({ allow: true });
+    expect(decide('/configuration/roles', { ...admin, roleId: 0, landingPages: ['/x'] })).toEqual({
+      allow: true,
+    });
+    expect(decide('/configuration/roles', { ...admin, roleId: 3, landingPages: null })).toEqual({
+      allow: true,
+    });
   });
 
   it('keeps portal users inside their portal', () => {
     expect(decide('/clients/billing/invoices', client)).toEqual({ allow: true });
-    expect(decide('/configuration/users', { ...client, previous: '/clients/tickets/ticket' })).toEqual({ allow: false, redirect: '/clients/tickets/ticket' });
+    expect(decide('/configuration/users', { ...client, previous: '/clients/tickets/ticket' })).toEqual({
+      allow: false,
+      redirect: '/clients/tickets/ticket',
+    });
     expect(decide('/agents/client/client_list', agent)).toEqual({ allow: true });
     expect(decide('/agent/setting', agent)).toEqual({ allow: true });
-    expect(decide('/clients/billing/invoices', agent)).toEqual({ allow: false, redirect: '/agents/management/agent_dashboard' });
+    expect(decide('/clients/billing/invoices', agent)).toEqual({
+      allow: false,
+      redirect: '/agents/management/agent_dashboard',
+    });
     expect(decide('/my_profile', agent)).toEqual({ allow: true });
   });
 

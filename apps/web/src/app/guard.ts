@@ -14,7 +14,11 @@ const PUBLIC_PREFIXES = [
   '/setup',
   '/download/rate/',
 ];
-export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : p + '/') || (p.endsWith('/') && path.startsWith(p)));
+export const isPublicPath = (path: string) =>
+  PUBLIC_PREFIXES.some(
+    (p) =>
+      path === p || path.startsWith(p.endsWith('/') ? p : p + '/') || (p.endsWith('/') && path.startsWith(p)),
+  );
 
 /** Portal paths an admin may not open, and paths a portal user may open. */
 const PORTAL_ONLY = ['/clients', '/agents', '/profile'];
@@ -56,11 +60,15 @@ function mayEnter(path: string, state: Pick<GuardState, 'roleId' | 'landingPages
 
 /** The navigation guard of spec 01 section 4. Pure: the router applies the decision. */
 export function decide(path: string, s: GuardState): GuardDecision {
-  const back = (fallback: string): GuardDecision => ({ allow: false, redirect: s.previous && s.previous !== path ? s.previous : fallback });
+  const back = (fallback: string): GuardDecision => ({
+    allow: false,
+    redirect: s.previous && s.previous !== path ? s.previous : fallback,
+  });
 
   if (path === '/setup') return s.hasUser ? back(s.signedIn ? homeOf(s) : '/auth/login') : { allow: true };
   if (!s.signedIn) {
-    if (s.hasUser === false && (path === '/' || path === '/auth/login')) return { allow: false, redirect: '/setup' };
+    if (s.hasUser === false && (path === '/' || path === '/auth/login'))
+      return { allow: false, redirect: '/setup' };
     if (path === '/') return { allow: false, redirect: '/auth/login' };
     return isPublicPath(path) ? { allow: true } : { allow: false, redirect: '/auth/login' };
   }

@@ -27,7 +27,12 @@ const auth = {
 export const ROUTES: RouteDef[] = [
   { path: '/auth/login', title: 'auth.signIn', page: auth.login, public: true },
   { path: '/auth/registration', title: 'auth.register', page: auth.registration, public: true },
-  { path: '/auth/registration/index/:agentId/:refKey', title: 'auth.register', page: auth.registration, public: true },
+  {
+    path: '/auth/registration/index/:agentId/:refKey',
+    title: 'auth.register',
+    page: auth.registration,
+    public: true,
+  },
   { path: '/referral/:refKey', title: 'auth.register', page: auth.registration, public: true },
   { path: '/signup/index/:refKey', title: 'auth.register', page: auth.registration, public: true },
   { path: '/auth/reset_password', title: 'auth.resetTitle', page: auth.reset, public: true },
@@ -36,37 +41,134 @@ export const ROUTES: RouteDef[] = [
   { path: '/auth/waiting_registration', title: 'auth.registrationDone', page: auth.done, public: true },
   { path: '/error/form', title: 'auth.errorTitle', page: auth.error, public: true },
   { path: '/setup', title: 'auth.setupTitle', page: auth.setup, public: true },
-  { path: '/download/rate/:token', title: 'Rate download', page: p(() => import('../features/system/RateDownloadPage')), public: true },
+  {
+    path: '/download/rate/:token',
+    title: 'Rate download',
+    page: p(() => import('../features/system/RateDownloadPage')),
+    public: true,
+  },
   { path: '/logout', title: 'frame.logout', page: auth.logout },
 
   { path: '/my_profile', title: 'profile.title', page: p(() => import('../features/profile/MyProfilePage')) },
-  { path: '/statistics/dashboard', title: 'home.adminTitle', page: p(() => import('../features/home/AdminHomePage')) },
-  { path: '/clients/management/analytics_dashboard', title: 'home.clientTitle', page: p(() => import('../features/home/ClientHomePage')) },
-  { path: '/agents/management/agent_dashboard', title: 'home.agentTitle', page: p(() => import('../features/home/AgentHomePage')) },
+  {
+    path: '/statistics/dashboard',
+    title: 'home.adminTitle',
+    page: p(() => import('../features/home/AdminHomePage')),
+  },
+  {
+    path: '/clients/management/analytics_dashboard',
+    title: 'home.clientTitle',
+    page: p(() => import('../features/home/ClientHomePage')),
+  },
+  {
+    path: '/agents/management/agent_dashboard',
+    title: 'home.agentTitle',
+    page: p(() => import('../features/home/AgentHomePage')),
+  },
 
-  { path: '/configuration/users', title: 'users.title', page: p(() => import('../features/users/UsersPage')) },
-  { path: '/configuration/user_management/:tab', title: 'users.title', page: p(() => import('../features/users/UsersPage')) },
-  { path: '/configuration/user_management/role_id/:roleId', title: 'users.title', page: p(() => import('../features/users/UsersPage')) },
-  { path: '/configuration/user_management/system/new', title: 'users.newUser', page: p(() => import('../features/users/UserEditPage')) },
-  { path: '/configuration/user_management/carrier/new', title: 'users.newUser', page: p(() => import('../features/users/UserEditPage')) },
-  { path: '/configuration/system_user_management/edit/:id', title: 'users.editUser', page: p(() => import('../features/users/UserEditPage')) },
-  { path: '/configuration/carrier_user_management/edit/:id', title: 'users.editUser', page: p(() => import('../features/users/UserEditPage')) },
-  { path: '/configuration/roles', title: 'roles.title', page: p(() => import('../features/roles/RolesPage')) },
-  { path: '/configuration/roles/new', title: 'roles.newRole', page: p(() => import('../features/roles/RoleEditPage')) },
-  { path: '/configuration/roles/edit/:id', title: 'roles.editRole', page: p(() => import('../features/roles/RoleEditPage')) },
-  { path: '/log/user_signin_history', title: 'system.signinHistory', page: p(() => import('../features/system/SigninHistoryPage')) },
-  { path: '/log/modification_log', title: 'Modification Log', page: p(() => import('../features/system/ModificationLogPage')) },
+  {
+    path: '/configuration/users',
+    title: 'users.title',
+    page: p(() => import('../features/users/UsersPage')),
+  },
+  {
+    path: '/configuration/user_management/:tab',
+    title: 'users.title',
+    page: p(() => import('../features/users/UsersPage')),
+  },
+  {
+    path: '/configuration/user_management/role_id/:roleId',
+    title: 'users.title',
+    page: p(() => import('../features/users/UsersPage')),
+  },
+  {
+    path: '/configuration/user_management/system/new',
+    title: 'users.newUser',
+    page: p(() => import('../features/users/UserEditPage')),
+  },
+  {
+    path: '/configuration/user_management/carrier/new',
+    title: 'users.newUser',
+    page: p(() => import('../features/users/UserEditPage')),
+  },
+  {
+    path: '/configuration/system_user_management/edit/:id',
+    title: 'users.editUser',
+    page: p(() => import('../features/users/UserEditPage')),
+  },
+  {
+    path: '/configuration/carrier_user_management/edit/:id',
+    title: 'users.editUser',
+    page: p(() => import('../features/users/UserEditPage')),
+  },
+  {
+    path: '/configuration/roles',
+    title: 'roles.title',
+    page: p(() => import('../features/roles/RolesPage')),
+  },
+  {
+    path: '/configuration/roles/new',
+    title: 'roles.newRole',
+    page: p(() => import('../features/roles/RoleEditPage')),
+  },
+  {
+    path: '/configuration/roles/edit/:id',
+    title: 'roles.editRole',
+    page: p(() => import('../features/roles/RoleEditPage')),
+  },
+  {
+    path: '/log/user_signin_history',
+    title: 'system.signinHistory',
+    page: p(() => import('../features/system/SigninHistoryPage')),
+  },
+  {
+    path: '/log/modification_log',
+    title: 'Modification Log',
+    page: p(() => import('../features/system/ModificationLogPage')),
+  },
 
-  { path: '/origination/tickets', title: 'ticket.list', page: p(() => import('../features/tickets/TicketsPage')) },
-  { path: '/origination/tickets/only_opened', title: 'ticket.list', page: p(() => import('../features/tickets/TicketsPage')) },
-  { path: '/clients/tickets/ticket', title: 'ticket.list', page: p(() => import('../features/tickets/TicketsPage')) },
+  {
+    path: '/origination/tickets',
+    title: 'ticket.list',
+    page: p(() => import('../features/tickets/TicketsPage')),
+  },
+  {
+    path: '/origination/tickets/only_opened',
+    title: 'ticket.list',
+    page: p(() => import('../features/tickets/TicketsPage')),
+  },
+  {
+    path: '/clients/tickets/ticket',
+    title: 'ticket.list',
+    page: p(() => import('../features/tickets/TicketsPage')),
+  },
 
-  { path: '/server_admin', title: 'system.serverTitle', page: p(() => import('../features/system/ServerAdminPage')) },
-  { path: '/server_admin/history', title: 'system.history', page: p(() => import('../features/system/SigninHistoryPage')) },
+  {
+    path: '/server_admin',
+    title: 'system.serverTitle',
+    page: p(() => import('../features/system/ServerAdminPage')),
+  },
+  {
+    path: '/server_admin/history',
+    title: 'system.history',
+    page: p(() => import('../features/system/SigninHistoryPage')),
+  },
   { path: '/license', title: 'system.licenseTitle', page: p(() => import('../features/system/LicensePage')) },
-  { path: '/switch/capacity', title: 'system.capacityTitle', page: p(() => import('../features/system/CapacityPage')) },
-  { path: '/switch/voip_gateway', title: 'system.gatewayTitle', page: p(() => import('../features/system/VoipGatewayPage')) },
-  { path: '/first_time_wizard', title: 'system.wizardTitle', page: p(() => import('../features/system/FirstTimeWizardPage')) },
+  {
+    path: '/switch/capacity',
+    title: 'system.capacityTitle',
+    page: p(() => import('../features/system/CapacityPage')),
+  },
+  {
+    path: '/switch/voip_gateway',
+    title: 'system.gatewayTitle',
+    page: p(() => import('../features/system/VoipGatewayPage')),
+  },
+  {
+    path: '/first_time_wizard',
+    title: 'system.wizardTitle',
+    page: p(() => import('../features/system/FirstTimeWizardPage')),
+  },
   ...areaRoutes,
 ];
 

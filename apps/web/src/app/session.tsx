@@ -46,13 +46,22 @@ export function useSignedIn(): Session {
 async function loadSession(): Promise<Session> {
   const user = await call(api.user.getSessionUser, {}, { errorMode: 'inline', quiet: true });
   const [role, system, submenus] = await Promise.all([
-    user.role_id ? call(api.role.getRole, { params: { id: user.role_id } }, { errorMode: 'inline', quiet: true }) : Promise.resolve(null),
+    user.role_id
+      ? call(api.role.getRole, { params: { id: user.role_id } }, { errorMode: 'inline', quiet: true })
+      : Promise.resolve(null),
     call(api.config.getSystemConfig, {}, { errorMode: 'inline', quiet: true }),
     user.user_type === 'admin'
-      ? call(api.config.listSubmenus, { query: { page: 0, per_page: 9999, order_by: 'display_name', order_dir: 'asc' } }, { errorMode: 'inline', quiet: true }).then((p) => p.items)
+      ? call(
+          api.config.listSubmenus,
+          { query: { page: 0, per_page: 9999, order_by: 'display_name', order_dir: 'asc' } },
+          { errorMode: 'inline', quiet: true },
+        ).then((p) => p.items)
       : Promise.resolve([] as Submenu[]),
   ]);
-  const landingPages = user.user_type === 'admin' && user.role_id ? submenus.filter((m) => m.is_readable).map((m) => m.web_url) : null;
+  const landingPages =
+    user.user_type === 'admin' && user.role_id
+      ? submenus.filter((m) => m.is_readable).map((m) => m.web_url)
+      : null;
   store.set(KEYS.userId, String(user.user_id));
   store.set(KEYS.roleId, String(user.role_id));
   store.set(KEYS.type, user.user_type);
@@ -106,7 +115,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(
     async (message?: string) => {
-      if (getToken()) await call(api.auth.signOut, {}, { errorMode: 'inline', quiet: true }).catch(() => undefined);
+      if (getToken())
+        await call(api.auth.signOut, {}, { errorMode: 'inline', quiet: true }).catch(() => undefined);
       clearSession();
       qc.clear();
       setSession(null);

@@ -1,4 +1,12 @@
-import { DEFAULT_LANGUAGE, format, isLanguage, MESSAGE_KEYS, messagesFor, type Language, type MessageKey } from '@tandem/contract';
+import {
+  DEFAULT_LANGUAGE,
+  format,
+  isLanguage,
+  MESSAGE_KEYS,
+  messagesFor,
+  type Language,
+  type MessageKey,
+} from '@tandem/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { KEYS, store } from '../lib/storage';
@@ -18,7 +26,8 @@ async function bundle(lang: Language) {
 }
 
 async function ensure(lang: Language) {
-  if (!i18next.hasResourceBundle(lang, 'translation')) i18next.addResourceBundle(lang, 'translation', await bundle(lang));
+  if (!i18next.hasResourceBundle(lang, 'translation'))
+    i18next.addResourceBundle(lang, 'translation', await bundle(lang));
 }
 
 export async function initI18n(): Promise<void> {

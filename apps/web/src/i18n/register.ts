@@ -8,5 +8,6 @@ type Dict = { [k: string]: string | Dict };
  * Keys live under the area's namespace key, e.g. t('rates.title').
  */
 export function registerTranslations(area: string, dicts: Record<Language, Dict>): void {
-  for (const [lang, dict] of Object.entries(dicts)) i18next.addResourceBundle(lang, 'translation', { [area]: dict }, true, false);
+  for (const [lang, dict] of Object.entries(dicts))
+    i18next.addResourceBundle(lang, 'translation', { [area]: dict }, true, false);
 }

@@ -73,7 +73,18 @@ export function setToken(token: string | null): void {
 /** Clears every session key but the language and has_user. */
 export function clearSession(): void {
   setToken(null);
-  for (const k of [KEYS.userId, KEYS.roleId, KEYS.type, KEYS.client, KEYS.companyType, KEYS.rolePermissions, KEYS.landing, KEYS.landingPages, KEYS.previous, KEYS.fromLogin]) {
+  for (const k of [
+    KEYS.userId,
+    KEYS.roleId,
+    KEYS.type,
+    KEYS.client,
+    KEYS.companyType,
+    KEYS.rolePermissions,
+    KEYS.landing,
+    KEYS.landingPages,
+    KEYS.previous,
+    KEYS.fromLogin,
+  ]) {
     store.set(k, null);
   }
 }

@@ -48,7 +48,10 @@ export const requestPasswordReset = endpoint({
   summary: 'Send a password reset link by e-mail (always answers success, to not reveal users)',
   tag: 'auth',
   access: PUBLIC,
-  body: z.object({ email_or_name: z.string().trim().min(1, { message: 'required' }).max(254), base_url: z.string().max(500).optional() }),
+  body: z.object({
+    email_or_name: z.string().trim().min(1, { message: 'required' }).max(254),
+    base_url: z.string().max(500).optional(),
+  }),
   payload: z.object({ sent: z.boolean() }),
 });
 

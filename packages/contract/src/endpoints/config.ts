@@ -20,12 +20,21 @@ export const submenu = z.object({
 export type Submenu = z.infer<typeof submenu>;
 
 export const listSubmenus = endpoint({
-  method: 'GET', path: '/config/sys_submenu/list', summary: 'Menu items of the admin modules (flags for the caller\'s role)', tag: 'config',
-  access: SIGNED_IN, query: listQuery, payload: paged(submenu),
+  method: 'GET',
+  path: '/config/sys_submenu/list',
+  summary: "Menu items of the admin modules (flags for the caller's role)",
+  tag: 'config',
+  access: SIGNED_IN,
+  query: listQuery,
+  payload: paged(submenu),
 });
 export const listMainMenus = endpoint({
-  method: 'GET', path: '/config/main_menu/list', summary: 'Main menu groups', tag: 'config',
-  access: SIGNED_IN, payload: paged(z.object({ id: z.number(), group_name: z.string() })),
+  method: 'GET',
+  path: '/config/main_menu/list',
+  summary: 'Main menu groups',
+  tag: 'config',
+  access: SIGNED_IN,
+  payload: paged(z.object({ id: z.number(), group_name: z.string() })),
 });
 
 /** GMT offsets -12..+12 in whole hours, as "+0000" (spec 01 section 9). */
@@ -47,12 +56,21 @@ export const systemConfig = z.object({
 export type SystemConfig = z.infer<typeof systemConfig>;
 
 export const getSystemConfig = endpoint({
-  method: 'GET', path: '/config/system', summary: 'System settings the frame needs (inactivity timeout, time zone, links)', tag: 'config',
-  access: SIGNED_IN, payload: systemConfig,
+  method: 'GET',
+  path: '/config/system',
+  summary: 'System settings the frame needs (inactivity timeout, time zone, links)',
+  tag: 'config',
+  access: SIGNED_IN,
+  payload: systemConfig,
 });
 export const patchSystemConfig = endpoint({
-  method: 'PATCH', path: '/config/system', summary: 'Change system settings', tag: 'config',
-  access: adminOnly(SYSTEM_FUNC, 'write'), body: systemConfig.partial().strict(), payload: z.null(),
+  method: 'PATCH',
+  path: '/config/system',
+  summary: 'Change system settings',
+  tag: 'config',
+  access: adminOnly(SYSTEM_FUNC, 'write'),
+  body: systemConfig.partial().strict(),
+  payload: z.null(),
 });
 
 export const loginBranding = z.object({
@@ -65,48 +83,98 @@ export const loginBranding = z.object({
   user_registration_enabled: z.boolean(),
 });
 export const getLoginBranding = endpoint({
-  method: 'GET', path: '/config/login/public', summary: 'Login page branding (logo, favicon, background)', tag: 'config',
-  access: PUBLIC, payload: loginBranding,
+  method: 'GET',
+  path: '/config/login/public',
+  summary: 'Login page branding (logo, favicon, background)',
+  tag: 'config',
+  access: PUBLIC,
+  payload: loginBranding,
 });
 export const patchLoginBranding = endpoint({
-  method: 'PATCH', path: '/config/login', summary: 'Change login page branding', tag: 'config',
+  method: 'PATCH',
+  path: '/config/login',
+  summary: 'Change login page branding',
+  tag: 'config',
   access: adminOnly(LOGIN_CONTENT_FUNC, 'write'),
-  body: z.object({
-    logo_image_id: z.number().int().positive().nullable(),
-    favicon_id: z.number().int().positive().nullable(),
-    background_image_id: z.number().int().positive().nullable(),
-    title: z.string().max(200),
-    content: z.string().max(5000),
-  }).partial().strict(),
+  body: z
+    .object({
+      logo_image_id: z.number().int().positive().nullable(),
+      favicon_id: z.number().int().positive().nullable(),
+      background_image_id: z.number().int().positive().nullable(),
+      title: z.string().max(200),
+      content: z.string().max(5000),
+    })
+    .partial()
+    .strict(),
   payload: z.null(),
 });
 
 export const UPLOAD_ENTITIES = ['avatar', 'logo', 'favicon', 'background'] as const;
 export const importFile = endpoint({
-  method: 'POST', path: '/config/import', summary: 'Upload a file (multipart fields: entity, format, file); avatars by any user, branding images by admins', tag: 'config',
-  access: SIGNED_IN, multipart: true, payload: objectId,
+  method: 'POST',
+  path: '/config/import',
+  summary:
+    'Upload a file (multipart fields: entity, format, file); avatars by any user, branding images by admins',
+  tag: 'config',
+  access: SIGNED_IN,
+  multipart: true,
+  payload: objectId,
 });
 export const exportPublicFile = endpoint({
-  method: 'GET', path: '/config/export/public/:id', summary: 'Fetch an uploaded image (avatar, logo, favicon, background)', tag: 'config',
-  access: PUBLIC, params: z.object({ id: z.coerce.number().int().positive() }), raw: true, payload: z.unknown(),
+  method: 'GET',
+  path: '/config/export/public/:id',
+  summary: 'Fetch an uploaded image (avatar, logo, favicon, background)',
+  tag: 'config',
+  access: PUBLIC,
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  raw: true,
+  payload: z.unknown(),
 });
 
-export const versionRow = z.object({ program_name: z.string(), major_ver: z.string(), build_date: z.string(), start_time: z.string() });
+export const versionRow = z.object({
+  program_name: z.string(),
+  major_ver: z.string(),
+  build_date: z.string(),
+  start_time: z.string(),
+});
 export const getVersions = endpoint({
-  method: 'GET', path: '/log/versions', summary: 'Program name, version, build date and start time of this process', tag: 'log',
-  access: SIGNED_IN, payload: paged(versionRow),
+  method: 'GET',
+  path: '/log/versions',
+  summary: 'Program name, version, build date and start time of this process',
+  tag: 'log',
+  access: SIGNED_IN,
+  payload: paged(versionRow),
 });
 
 export const watchdogStatus = endpoint({
-  method: 'GET', path: '/watchdog/server/:server/status', summary: "Disk usage of the data directory's file system", tag: 'switch',
-  access: SIGNED_IN, params: z.object({ server: z.string().max(100) }),
-  payload: z.object({ server: z.string(), /** percent: free space of the data directory's file system in percent (the frame warns below 10). */
-    disk: z.array(z.object({ mount: z.string(), percent: z.number(), used_percent: z.number(), total_bytes: z.number(), used_bytes: z.number() })) }),
+  method: 'GET',
+  path: '/watchdog/server/:server/status',
+  summary: "Disk usage of the data directory's file system",
+  tag: 'switch',
+  access: SIGNED_IN,
+  params: z.object({ server: z.string().max(100) }),
+  payload: z.object({
+    server:
+      z.string() /** percent: free space of the data directory's file system in percent (the frame warns below 10). */,
+    disk: z.array(
+      z.object({
+        mount: z.string(),
+        percent: z.number(),
+        used_percent: z.number(),
+        total_bytes: z.number(),
+        used_bytes: z.number(),
+      }),
+    ),
+  }),
 });
 
 export const health = endpoint({
-  method: 'GET', path: '/health', summary: 'Liveness of the process (no database access): for load balancers and as a benchmark baseline', tag: 'config',
-  access: PUBLIC, payload: z.object({ status: z.literal('ok'), uptime_s: z.number() }),
+  method: 'GET',
+  path: '/health',
+  summary: 'Liveness of the process (no database access): for load balancers and as a benchmark baseline',
+  tag: 'config',
+  access: PUBLIC,
+  payload: z.object({ status: z.literal('ok'), uptime_s: z.number() }),
 });
 
 export const listQueryOnly = listQuery;

@@ -42,16 +42,34 @@ export const timeProfileFields = z.object({
   end_time: timeOfDay.nullable().default(null),
 });
 /** The rules of spec 02 section 5 for time profiles; also checked on updates against the merged row. */
-export function timeProfileIssues(v: { type?: string; start_week_day?: number | null; end_week_day?: number | null; start_time?: string | null; end_time?: string | null }): { field: string; key: MessageKey }[] {
+export function timeProfileIssues(v: {
+  type?: string;
+  start_week_day?: number | null;
+  end_week_day?: number | null;
+  start_time?: string | null;
+  end_time?: string | null;
+}): { field: string; key: MessageKey }[] {
   if (v.type === 'all_time' || v.type === undefined) return [];
   if (!v.start_time || !v.end_time) return [{ field: 'start_time', key: 'startEndRequired' }];
-  if (v.type === 'daily') return v.end_time > v.start_time ? [] : [{ field: 'end_time', key: 'endAfterStart' }];
-  if (v.start_week_day === null || v.start_week_day === undefined || v.end_week_day === null || v.end_week_day === undefined) return [{ field: 'start_week_day', key: 'required' }];
+  if (v.type === 'daily')
+    return v.end_time > v.start_time ? [] : [{ field: 'end_time', key: 'endAfterStart' }];
+  if (
+    v.start_week_day === null ||
+    v.start_week_day === undefined ||
+    v.end_week_day === null ||
+    v.end_week_day === undefined
+  )
+    return [{ field: 'start_week_day', key: 'required' }];
   if (v.end_week_day < v.start_week_day) return [{ field: 'end_week_day', key: 'endDayAfterStartDay' }];
-  if (v.end_week_day === v.start_week_day && v.end_time <= v.start_time) return [{ field: 'end_time', key: 'endAfterStart' }];
+  if (v.end_week_day === v.start_week_day && v.end_time <= v.start_time)
+    return [{ field: 'end_time', key: 'endAfterStart' }];
   return [];
 }
-export const timeProfileRow = timeProfileFields.extend({ time_profile_id: z.number(), usage_count: z.number(), updated_at: z.string() });
+export const timeProfileRow = timeProfileFields.extend({
+  time_profile_id: z.number(),
+  usage_count: z.number(),
+  updated_at: z.string(),
+});
 export const timeProfile = crudEndpoints({
   base: '/config/time_profile',
   tag: 'configuration',

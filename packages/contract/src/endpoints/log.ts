@@ -4,56 +4,134 @@ import { instantFilter, listQuery, paged } from '../common';
 import { endpoint } from '../endpoint';
 
 export const signinHistoryRow = z.object({
-  id: z.number(), user_id: z.number().nullable(), name: z.string(), ip: z.string(), result: z.enum(['success', 'failed', 'forbidden']),
-  reason: z.string(), created_at: z.string(),
+  id: z.number(),
+  user_id: z.number().nullable(),
+  name: z.string(),
+  ip: z.string(),
+  result: z.enum(['success', 'failed', 'forbidden']),
+  reason: z.string(),
+  created_at: z.string(),
 });
 export const listSigninHistory = endpoint({
-  method: 'GET', path: '/log/user_signin_history', summary: 'Every sign-in attempt with its result', tag: 'log',
+  method: 'GET',
+  path: '/log/user_signin_history',
+  summary: 'Every sign-in attempt with its result',
+  tag: 'log',
   access: adminOnly('/log/user_signin_history', 'read'),
-  query: listQuery.extend({ name: z.string().max(64).optional(), result: z.enum(['success', 'failed', 'forbidden']).optional() }),
+  query: listQuery.extend({
+    name: z.string().max(64).optional(),
+    result: z.enum(['success', 'failed', 'forbidden']).optional(),
+  }),
   payload: paged(signinHistoryRow),
 });
 
 export const modificationRow = z.object({
-  id: z.number(), user_id: z.number().nullable(), user_name: z.string(), entity: z.string(), entity_id: z.string(), action: z.string(),
-  before: z.unknown(), after: z.unknown(), created_at: z.string(),
+  id: z.number(),
+  user_id: z.number().nullable(),
+  user_name: z.string(),
+  entity: z.string(),
+  entity_id: z.string(),
+  action: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  created_at: z.string(),
 });
 export const listModificationLog = endpoint({
-  method: 'GET', path: '/log/modification_log', summary: 'Who changed what, with before and after', tag: 'log',
+  method: 'GET',
+  path: '/log/modification_log',
+  summary: 'Who changed what, with before and after',
+  tag: 'log',
   access: adminOnly('/log/modification_log', 'read'),
-  query: listQuery.extend({ entity: z.string().max(64).optional(), entity_id: z.string().max(64).optional() }),
+  query: listQuery.extend({
+    entity: z.string().max(64).optional(),
+    entity_id: z.string().max(64).optional(),
+  }),
   payload: paged(modificationRow),
 });
 
 const timeRange = { upload_time_from: instantFilter.optional(), upload_time_to: instantFilter.optional() };
 
-export const exportLogRow = z.object({ id: z.number(), client_id: z.number().nullable(), user_name: z.string(), entity: z.string(), file_name: z.string(), status: z.string(), created_at: z.string() });
+export const exportLogRow = z.object({
+  id: z.number(),
+  client_id: z.number().nullable(),
+  user_name: z.string(),
+  entity: z.string(),
+  file_name: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+});
 export const listExportLog = endpoint({
-  method: 'GET', path: '/log/export', summary: 'Export log (clients see their own; the count drives the rate export log menu)', tag: 'log',
-  access: adminOnly('/log/export_log', 'read', ['client', 'vendor', 'agent']), query: listQuery.extend({ status: z.string().optional(), ...timeRange }),
+  method: 'GET',
+  path: '/log/export',
+  summary: 'Export log (clients see their own; the count drives the rate export log menu)',
+  tag: 'log',
+  access: adminOnly('/log/export_log', 'read', ['client', 'vendor', 'agent']),
+  query: listQuery.extend({ status: z.string().optional(), ...timeRange }),
   payload: paged(exportLogRow),
 });
 
-export const importLogRow = z.object({ id: z.number(), user_name: z.string(), entity: z.string(), file_name: z.string(), status: z.string(), upload_time: z.string(), finished_time: z.string().nullable(), total_rows: z.number(), error_rows: z.number() });
+export const importLogRow = z.object({
+  id: z.number(),
+  user_name: z.string(),
+  entity: z.string(),
+  file_name: z.string(),
+  status: z.string(),
+  upload_time: z.string(),
+  finished_time: z.string().nullable(),
+  total_rows: z.number(),
+  error_rows: z.number(),
+});
 export const listImportLog = endpoint({
-  method: 'GET', path: '/log/import', summary: 'Import log; the frame counts imports in progress today', tag: 'log',
-  access: adminOnly('/log/import_log', 'read'), query: listQuery.extend({ status: z.string().optional(), ...timeRange }),
+  method: 'GET',
+  path: '/log/import',
+  summary: 'Import log; the frame counts imports in progress today',
+  tag: 'log',
+  access: adminOnly('/log/import_log', 'read'),
+  query: listQuery.extend({ status: z.string().optional(), ...timeRange }),
   payload: paged(importLogRow),
 });
 
-export const didUploadTaskRow = z.object({ id: z.number(), file_name: z.string(), status: z.string(), created_at: z.string(), total: z.number(), done: z.number() });
+export const didUploadTaskRow = z.object({
+  id: z.number(),
+  file_name: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+  total: z.number(),
+  done: z.number(),
+});
 export const listDidUploadTasks = endpoint({
-  method: 'GET', path: '/tool/did_number_upload_task/list', summary: 'DID upload tasks; the frame counts In Process today', tag: 'tool',
+  method: 'GET',
+  path: '/tool/did_number_upload_task/list',
+  summary: 'DID upload tasks; the frame counts In Process today',
+  tag: 'tool',
   access: adminOnly('/origination/did_repository_upload', 'read'),
-  query: listQuery.extend({ status: z.string().optional(), created_from: instantFilter.optional(), created_to: instantFilter.optional() }),
+  query: listQuery.extend({
+    status: z.string().optional(),
+    created_from: instantFilter.optional(),
+    created_to: instantFilter.optional(),
+  }),
   payload: paged(didUploadTaskRow),
 });
 
-export const rateImportTaskRow = z.object({ id: z.number(), rate_table_id: z.number().nullable(), file_name: z.string(), status: z.string(), created_at: z.string(), progress: z.number() });
+export const rateImportTaskRow = z.object({
+  id: z.number(),
+  rate_table_id: z.number().nullable(),
+  file_name: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+  progress: z.number(),
+});
 export const listRateImportTasks = endpoint({
-  method: 'GET', path: '/tool/rate/import/list', summary: 'Rate import tasks; the frame counts "Insert new rate" today', tag: 'tool',
+  method: 'GET',
+  path: '/tool/rate/import/list',
+  summary: 'Rate import tasks; the frame counts "Insert new rate" today',
+  tag: 'tool',
   access: adminOnly('/routing/rate_table', 'read'),
-  query: listQuery.extend({ status: z.string().optional(), created_from: instantFilter.optional(), created_to: instantFilter.optional() }),
+  query: listQuery.extend({
+    status: z.string().optional(),
+    created_from: instantFilter.optional(),
+    created_to: instantFilter.optional(),
+  }),
   payload: paged(rateImportTaskRow),
 });
 

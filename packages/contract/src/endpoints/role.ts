@@ -12,7 +12,12 @@ export const rolePrivilege = z.object({
   executable: z.boolean(),
 });
 export const groupPrivilege = z.object({ id: z.number().int(), name: z.string(), readable: z.boolean() });
-export const roleUiPrivilege = z.object({ submenu_id: z.number(), web_url: z.string(), readable: z.boolean(), writable: z.boolean() });
+export const roleUiPrivilege = z.object({
+  submenu_id: z.number(),
+  web_url: z.string(),
+  readable: z.boolean(),
+  writable: z.boolean(),
+});
 
 export const roleDetail = z.object({
   role_id: z.number(),
@@ -24,7 +29,12 @@ export const roleDetail = z.object({
 });
 export type RoleDetail = z.infer<typeof roleDetail>;
 
-export const roleRow = z.object({ role_id: z.number(), role_name: z.string(), usage_count: z.number(), updated_at: z.string() });
+export const roleRow = z.object({
+  role_id: z.number(),
+  role_name: z.string(),
+  usage_count: z.number(),
+  updated_at: z.string(),
+});
 
 export const roleName = z
   .string()
@@ -42,22 +52,48 @@ export const roleWrite = z
   .strict();
 
 export const getRole = endpoint({
-  method: 'GET', path: '/config/role/:id', summary: 'A role with its privileges (own role, or any with roles read)', tag: 'role',
-  access: SIGNED_IN, params: idParams, payload: roleDetail,
+  method: 'GET',
+  path: '/config/role/:id',
+  summary: 'A role with its privileges (own role, or any with roles read)',
+  tag: 'role',
+  access: SIGNED_IN,
+  params: idParams,
+  payload: roleDetail,
 });
 export const listRoles = endpoint({
-  method: 'GET', path: '/config/role/list', summary: 'Roles, paged', tag: 'role',
-  access: adminOnly(ROLES_FUNC, 'read'), query: listQuery.extend({ role_name: z.string().max(64).optional() }), payload: paged(roleRow),
+  method: 'GET',
+  path: '/config/role/list',
+  summary: 'Roles, paged',
+  tag: 'role',
+  access: adminOnly(ROLES_FUNC, 'read'),
+  query: listQuery.extend({ role_name: z.string().max(64).optional() }),
+  payload: paged(roleRow),
 });
 export const createRole = endpoint({
-  method: 'POST', path: '/config/role/create', summary: 'Create a role', tag: 'role',
-  access: adminOnly(ROLES_FUNC, 'write'), body: roleWrite, payload: objectId,
+  method: 'POST',
+  path: '/config/role/create',
+  summary: 'Create a role',
+  tag: 'role',
+  access: adminOnly(ROLES_FUNC, 'write'),
+  body: roleWrite,
+  payload: objectId,
 });
 export const updateRole = endpoint({
-  method: 'PATCH', path: '/config/role/:id', summary: 'Replace a role name and privileges', tag: 'role',
-  access: adminOnly(ROLES_FUNC, 'write'), params: idParams, body: roleWrite, payload: z.null(),
+  method: 'PATCH',
+  path: '/config/role/:id',
+  summary: 'Replace a role name and privileges',
+  tag: 'role',
+  access: adminOnly(ROLES_FUNC, 'write'),
+  params: idParams,
+  body: roleWrite,
+  payload: z.null(),
 });
 export const deleteRole = endpoint({
-  method: 'DELETE', path: '/config/role/:id', summary: 'Delete a role not assigned to any user', tag: 'role',
-  access: adminOnly(ROLES_FUNC, 'write'), params: idParams, payload: z.null(),
+  method: 'DELETE',
+  path: '/config/role/:id',
+  summary: 'Delete a role not assigned to any user',
+  tag: 'role',
+  access: adminOnly(ROLES_FUNC, 'write'),
+  params: idParams,
+  payload: z.null(),
 });

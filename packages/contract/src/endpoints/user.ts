@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { PUBLIC, SIGNED_IN, adminOnly, USER_TYPES } from '../access';
-import { idParams, ipOrCidr, listQuery, objectId, paged, personName, portalPassword, queryBool, singleEmail } from '../common';
+import {
+  idParams,
+  ipOrCidr,
+  listQuery,
+  objectId,
+  paged,
+  personName,
+  portalPassword,
+  queryBool,
+  singleEmail,
+} from '../common';
 import { endpoint } from '../endpoint';
 
 export const USERS_FUNC = '/configuration/users';
@@ -145,46 +155,100 @@ export const userListQuery = listQuery.extend({
 });
 
 export const getSessionUser = endpoint({
-  method: 'GET', path: '/user', summary: 'The signed-in user with session fields and panel flags', tag: 'user',
-  access: SIGNED_IN, payload: sessionUser,
+  method: 'GET',
+  path: '/user',
+  summary: 'The signed-in user with session fields and panel flags',
+  tag: 'user',
+  access: SIGNED_IN,
+  payload: sessionUser,
 });
 export const getUser = endpoint({
-  method: 'GET', path: '/user/:id', summary: "A user's profile (own, or any with users read)", tag: 'user',
-  access: SIGNED_IN, params: idParams, payload: profile,
+  method: 'GET',
+  path: '/user/:id',
+  summary: "A user's profile (own, or any with users read)",
+  tag: 'user',
+  access: SIGNED_IN,
+  params: idParams,
+  payload: profile,
 });
 export const patchOwnUser = endpoint({
-  method: 'PATCH', path: '/user', summary: 'Change own profile, password, landing page or language', tag: 'user',
-  access: SIGNED_IN, body: profilePatch, payload: z.null(),
+  method: 'PATCH',
+  path: '/user',
+  summary: 'Change own profile, password, landing page or language',
+  tag: 'user',
+  access: SIGNED_IN,
+  body: profilePatch,
+  payload: z.null(),
 });
 export const patchUser = endpoint({
-  method: 'PATCH', path: '/user/:id', summary: 'Change a user (own, or any with users write)', tag: 'user',
-  access: SIGNED_IN, params: idParams, body: userAdminPatch, payload: z.null(),
+  method: 'PATCH',
+  path: '/user/:id',
+  summary: 'Change a user (own, or any with users write)',
+  tag: 'user',
+  access: SIGNED_IN,
+  params: idParams,
+  body: userAdminPatch,
+  payload: z.null(),
 });
 export const listUsers = endpoint({
-  method: 'GET', path: '/user/list', summary: 'Users, paged and filtered', tag: 'user',
-  access: adminOnly(USERS_FUNC, 'read'), query: userListQuery, payload: paged(userRow),
+  method: 'GET',
+  path: '/user/list',
+  summary: 'Users, paged and filtered',
+  tag: 'user',
+  access: adminOnly(USERS_FUNC, 'read'),
+  query: userListQuery,
+  payload: paged(userRow),
 });
 export const getUserRow = endpoint({
-  method: 'GET', path: '/user/:id/details', summary: 'One user for the edit page', tag: 'user',
-  access: adminOnly(USERS_FUNC, 'read'), params: idParams, payload: userRow,
+  method: 'GET',
+  path: '/user/:id/details',
+  summary: 'One user for the edit page',
+  tag: 'user',
+  access: adminOnly(USERS_FUNC, 'read'),
+  params: idParams,
+  payload: userRow,
 });
 export const createUser = endpoint({
-  method: 'POST', path: '/user/create', summary: 'Create a user; public only while no user exists (first-admin setup)', tag: 'user',
-  access: PUBLIC, body: userCreate, payload: objectId,
+  method: 'POST',
+  path: '/user/create',
+  summary: 'Create a user; public only while no user exists (first-admin setup)',
+  tag: 'user',
+  access: PUBLIC,
+  body: userCreate,
+  payload: objectId,
 });
 export const deleteUser = endpoint({
-  method: 'DELETE', path: '/user/:id', summary: 'Delete a user', tag: 'user',
-  access: adminOnly(USERS_FUNC, 'write'), params: idParams, payload: z.null(),
+  method: 'DELETE',
+  path: '/user/:id',
+  summary: 'Delete a user',
+  tag: 'user',
+  access: adminOnly(USERS_FUNC, 'write'),
+  params: idParams,
+  payload: z.null(),
 });
 export const activateUser = endpoint({
-  method: 'PATCH', path: '/user/:id/activate', summary: 'Activate a user', tag: 'user',
-  access: adminOnly(USERS_FUNC, 'write'), params: idParams, payload: z.null(),
+  method: 'PATCH',
+  path: '/user/:id/activate',
+  summary: 'Activate a user',
+  tag: 'user',
+  access: adminOnly(USERS_FUNC, 'write'),
+  params: idParams,
+  payload: z.null(),
 });
 export const deactivateUser = endpoint({
-  method: 'PATCH', path: '/user/:id/deactivate', summary: 'Deactivate a user and end their sessions', tag: 'user',
-  access: adminOnly(USERS_FUNC, 'write'), params: idParams, payload: z.null(),
+  method: 'PATCH',
+  path: '/user/:id/deactivate',
+  summary: 'Deactivate a user and end their sessions',
+  tag: 'user',
+  access: adminOnly(USERS_FUNC, 'write'),
+  params: idParams,
+  payload: z.null(),
 });
 export const hasUser = endpoint({
-  method: 'GET', path: '/public/has_user', summary: 'Whether any user exists (else the login page goes to /setup)', tag: 'public',
-  access: PUBLIC, payload: z.object({ has_user: z.boolean() }),
+  method: 'GET',
+  path: '/public/has_user',
+  summary: 'Whether any user exists (else the login page goes to /setup)',
+  tag: 'public',
+  access: PUBLIC,
+  payload: z.object({ has_user: z.boolean() }),
 });

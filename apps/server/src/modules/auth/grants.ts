@@ -31,7 +31,11 @@ export class GrantsCache {
 
 async function load(db: Db, roleId: number): Promise<Grants> {
   const [privileges, groups] = await Promise.all([
-    db.selectFrom('role_privileges').select(['func_name', 'readable', 'writable', 'executable']).where('role_id', '=', roleId).execute(),
+    db
+      .selectFrom('role_privileges')
+      .select(['func_name', 'readable', 'writable', 'executable'])
+      .where('role_id', '=', roleId)
+      .execute(),
     db
       .selectFrom('role_group_privileges as g')
       .innerJoin('main_menu as m', 'm.id', 'g.group_id')
@@ -40,5 +44,10 @@ async function load(db: Db, roleId: number): Promise<Grants> {
       .execute(),
   ]);
   // A role row with nothing granted must still restrict: mark it with an empty, non-matching group.
-  return { unrestricted: false, groups: groups.length || privileges.length ? groups : [{ id: -1, name: '', readable: false }], privileges, groupOfFunc };
+  return {
+    unrestricted: false,
+    groups: groups.length || privileges.length ? groups : [{ id: -1, name: '', readable: false }],
+    privileges,
+    groupOfFunc,
+  };
 }

@@ -10,7 +10,7 @@ export function ipAllowed(allowed: readonly string[], ip: string): boolean {
     const bits = bitsText === undefined ? 32 : Number(bitsText);
     if (bits === 0) return true;
     const mask = bits === 32 ? 0xffffffff : (~0 << (32 - bits)) >>> 0;
-    return ((addr & mask) >>> 0) === ((b & mask) >>> 0);
+    return (addr & mask) >>> 0 === (b & mask) >>> 0;
   });
 }
 

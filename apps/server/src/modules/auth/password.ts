@@ -1,7 +1,9 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCb(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCb(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 
 /** scrypt with a per-password salt; stored as scrypt$logN$r$p$salt$hash so the cost can rise later. */
 export async function hashPassword(password: string, logN = 15): Promise<string> {

@@ -7,7 +7,13 @@ import { hashToken, newToken } from './tokens';
 const RESET_TTL_MS = 3600_000;
 
 /** Sends a reset link when the name or e-mail is known; answers the same either way. */
-export async function requestPasswordReset(s: Services, nameOrEmail: string, baseUrl: string | undefined, lang: Language, ip: string): Promise<{ sent: boolean }> {
+export async function requestPasswordReset(
+  s: Services,
+  nameOrEmail: string,
+  baseUrl: string | undefined,
+  lang: Language,
+  ip: string,
+): Promise<{ sent: boolean }> {
   const key = nameOrEmail.toLowerCase();
   const user = await s.db
     .selectFrom('users')
@@ -16,7 +22,14 @@ export async function requestPasswordReset(s: Services, nameOrEmail: string, bas
     .executeTakeFirst();
   if (!user || !user.active || !user.email) return { sent: true };
   const token = newToken();
-  await s.db.insertInto('password_resets').values({ token_hash: hashToken(token), user_id: user.user_id, expires_at: new Date(Date.now() + RESET_TTL_MS) }).execute();
+  await s.db
+    .insertInto('password_resets')
+    .values({
+      token_hash: hashToken(token),
+      user_id: user.user_id,
+      expires_at: new Date(Date.now() + RESET_TTL_MS),
+    })
+    .execute();
   const origin = safeOrigin(baseUrl) ?? ((await s.settings.system()).base_url || s.config.publicUrl);
   const link = `${origin.replace(/\/$/, '')}/#/auth/reset/${token}`;
   const ok = await s.mailer.send({
@@ -25,7 +38,16 @@ export async function requestPasswordReset(s: Services, nameOrEmail: string, bas
     text: message('resetMailBody', lang, { name: user.first_name || user.name, user: user.name, link }),
     kind: 'password_reset',
   });
-  await s.db.insertInto('retrieve_password_log').values({ user_id: user.user_id, name: user.name, email: user.email, status: ok ? 'email_sent' : 'modify_failure', ip }).execute();
+  await s.db
+    .insertInto('retrieve_password_log')
+    .values({
+      user_id: user.user_id,
+      name: user.name,
+      email: user.email,
+      status: ok ? 'email_sent' : 'modify_failure',
+      ip,
+    })
+    .execute();
   return { sent: true };
 }
 
@@ -40,7 +62,12 @@ function safeOrigin(u: string | undefined): string | null {
   }
 }
 
-export async function resetPassword(s: Services, token: string, password: string, ip: string): Promise<{ name: string }> {
+export async function resetPassword(
+  s: Services,
+  token: string,
+  password: string,
+  ip: string,
+): Promise<{ name: string }> {
   const hash = await s.auth.hash(password);
   return s.db.transaction().execute(async (trx) => {
     const row = await trx
@@ -50,11 +77,28 @@ export async function resetPassword(s: Services, token: string, password: string
       .where('r.token_hash', '=', hashToken(token))
       .forUpdate()
       .executeTakeFirst();
-    if (!row || row.used_at || row.expires_at.getTime() < Date.now()) throw new AppError(170, 'resetLinkInvalid', [], 400);
-    await trx.updateTable('password_resets').set({ used_at: new Date() }).where('token_hash', '=', hashToken(token)).execute();
-    await trx.updateTable('users').set({ password_hash: hash, updated_at: new Date() }).where('user_id', '=', row.user_id).execute();
-    await trx.updateTable('sessions').set({ revoked_at: new Date(), revoked_reason: 'password reset' }).where('user_id', '=', row.user_id).where('revoked_at', 'is', null).execute();
-    await trx.insertInto('retrieve_password_log').values({ user_id: row.user_id, name: row.name, email: row.email, status: 'modified_successfully', ip }).execute();
+    if (!row || row.used_at || row.expires_at.getTime() < Date.now())
+      throw new AppError(170, 'resetLinkInvalid', [], 400);
+    await trx
+      .updateTable('password_resets')
+      .set({ used_at: new Date() })
+      .where('token_hash', '=', hashToken(token))
+      .execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: hash, updated_at: new Date() })
+      .where('user_id', '=', row.user_id)
+      .execute();
+    await trx
+      .updateTable('sessions')
+      .set({ revoked_at: new Date(), revoked_reason: 'password reset' })
+      .where('user_id', '=', row.user_id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('retrieve_password_log')
+      .values({ user_id: row.user_id, name: row.name, email: row.email, status: 'modified_successfully', ip })
+      .execute();
     await s.audit.record(trx, null, 'user', row.user_id, 'password reset', null, { user_id: row.user_id });
     return { name: row.name };
   });

@@ -191,7 +191,15 @@ export class AuthService {
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.user_id', 's.user_id')
       .leftJoin('carriers as c', 'c.client_id', 'u.client_id')
-      .select(['s.id as session_id', 's.expires_at', 's.refresh_until', 's.revoked_at', 's.last_used_at', 's.cdr_expires_at', 'c.client_type'])
+      .select([
+        's.id as session_id',
+        's.expires_at',
+        's.refresh_until',
+        's.revoked_at',
+        's.last_used_at',
+        's.cdr_expires_at',
+        'c.client_type',
+      ])
       .selectAll('u')
       .where('s.token_hash', '=', hashToken(token))
       .executeTakeFirst();
@@ -216,8 +224,18 @@ export class AuthService {
         .where('user_id', '=', row.user_id)
         .execute();
     }
-    const { session_id, expires_at: _e, refresh_until: _r, revoked_at: _v, last_used_at: _l, cdr_expires_at, client_type, ...user } = row;
-    const type: UserType = user.user_type === 'client' ? (client_type === 'vendor' ? 'vendor' : 'client') : user.user_type;
+    const {
+      session_id,
+      expires_at: _e,
+      refresh_until: _r,
+      revoked_at: _v,
+      last_used_at: _l,
+      cdr_expires_at,
+      client_type,
+      ...user
+    } = row;
+    const type: UserType =
+      user.user_type === 'client' ? (client_type === 'vendor' ? 'vendor' : 'client') : user.user_type;
     return {
       user,
       type,
@@ -277,7 +295,10 @@ export class AuthService {
 
   /** The CDR API token of the caller's session (derived, never stored in clear). */
   async cdrTokenOf(req: FastifyRequest, actor: Actor): Promise<{ token: string; expiration: string }> {
-    return { token: cdrTokenFor(tokenOf(req) ?? '', await this.s.settings.secret()), expiration: actor.cdrExpiresAt.toISOString() };
+    return {
+      token: cdrTokenFor(tokenOf(req) ?? '', await this.s.settings.secret()),
+      expiration: actor.cdrExpiresAt.toISOString(),
+    };
   }
 
   async revoke(sessionId: number, reason: string): Promise<void> {

@@ -24,7 +24,13 @@ export const DEFAULT_SYSTEM: SystemConfig = {
   base_url: '',
   operating_company: 'Tandem',
 };
-export const DEFAULT_BRANDING: LoginBrandingSettings = { logo_image_id: null, favicon_id: null, background_image_id: null, title: 'Tandem', content: '' };
+export const DEFAULT_BRANDING: LoginBrandingSettings = {
+  logo_image_id: null,
+  favicon_id: null,
+  background_image_id: null,
+  title: 'Tandem',
+  content: '',
+};
 
 /** Key-value settings with typed defaults; unknown or missing keys fall back to the defaults. */
 export class SettingsService {
@@ -40,7 +46,9 @@ export class SettingsService {
     await db
       .insertInto('settings')
       .values({ key, value: JSON.stringify(value) })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: sql`now()` }))
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: sql`now()` }),
+      )
       .execute();
   }
 
@@ -57,7 +65,11 @@ export class SettingsService {
     const s = await this.get<{ value: string }>('server_secret', { value: '' });
     if (s.value) return (this.secretCache = s.value);
     const value = randomBytes(32).toString('base64url');
-    await this.db.insertInto('settings').values({ key: 'server_secret', value: JSON.stringify({ value }) }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await this.db
+      .insertInto('settings')
+      .values({ key: 'server_secret', value: JSON.stringify({ value }) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     const again = await this.get<{ value: string }>('server_secret', { value: '' });
     return (this.secretCache = again.value);
   }

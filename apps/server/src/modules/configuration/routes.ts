@@ -16,16 +16,38 @@ export function registerConfiguration(app: FastifyInstance, s: Services): void {
     select: (db) =>
       db
         .selectFrom('payment_terms as p')
-        .select(['p.payment_term_id', 'p.name', 'p.invoicing_cycle', 'p.grace_days', 'p.notify_days', 'p.updated_at', 'p.updated_by'])
-        .select(sql<number>`(select count(*)::int from carriers c where c.payment_term_id = p.payment_term_id)`.as('usage_count')),
+        .select([
+          'p.payment_term_id',
+          'p.name',
+          'p.invoicing_cycle',
+          'p.grace_days',
+          'p.notify_days',
+          'p.updated_at',
+          'p.updated_by',
+        ])
+        .select(
+          sql<number>`(select count(*)::int from carriers c where c.payment_term_id = p.payment_term_id)`.as(
+            'usage_count',
+          ),
+        ),
     selectId: 'p.payment_term_id',
-    sortable: { name: 'p.name', payment_term_id: 'p.payment_term_id', invoicing_cycle: 'p.invoicing_cycle', updated_at: 'p.updated_at', usage_count: 'usage_count' },
+    sortable: {
+      name: 'p.name',
+      payment_term_id: 'p.payment_term_id',
+      invoicing_cycle: 'p.invoicing_cycle',
+      updated_at: 'p.updated_at',
+      usage_count: 'usage_count',
+    },
     defaultSort: 'name',
     filter: (qb, q) => (q.name ? qb.where(sql.ref('p.name'), 'ilike', likeContains(q.name)) : qb),
     unique: [{ column: 'name', field: 'name' }],
     toColumns: (b) => ({ ...b, updated_at: new Date() }),
     usage: async (db, id) => {
-      const r = await db.selectFrom('carriers').select(sql<number>`count(*)::int`.as('n')).where('payment_term_id', '=', id).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('carriers')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('payment_term_id', '=', id)
+        .executeTakeFirstOrThrow();
       return [{ what: 'carrier(s)', count: Number(r.n) }];
     },
   });
@@ -38,12 +60,28 @@ export function registerConfiguration(app: FastifyInstance, s: Services): void {
     select: (db) =>
       db
         .selectFrom('time_profiles as t')
-        .select(['t.time_profile_id', 't.name', 't.type', 't.start_week_day', 't.end_week_day', 't.start_time', 't.end_time', 't.updated_at'])
+        .select([
+          't.time_profile_id',
+          't.name',
+          't.type',
+          't.start_week_day',
+          't.end_week_day',
+          't.start_time',
+          't.end_time',
+          't.updated_at',
+        ])
         .select(
-          sql<number>`((select count(*) from routing_plan_rows r where r.time_profile_id = t.time_profile_id) + (select count(*) from dynamic_routes d where d.time_profile_id = t.time_profile_id) + (select count(*) from static_route_items i where i.time_profile_id = t.time_profile_id))::int`.as('usage_count'),
+          sql<number>`((select count(*) from routing_plan_rows r where r.time_profile_id = t.time_profile_id) + (select count(*) from dynamic_routes d where d.time_profile_id = t.time_profile_id) + (select count(*) from static_route_items i where i.time_profile_id = t.time_profile_id))::int`.as(
+            'usage_count',
+          ),
         ),
     selectId: 't.time_profile_id',
-    sortable: { name: 't.name', type: 't.type', time_profile_id: 't.time_profile_id', updated_at: 't.updated_at' },
+    sortable: {
+      name: 't.name',
+      type: 't.type',
+      time_profile_id: 't.time_profile_id',
+      updated_at: 't.updated_at',
+    },
     defaultSort: 'name',
     filter: (qb, q) => {
       let r = q.name ? qb.where(sql.ref('t.name'), 'ilike', likeContains(q.name)) : qb;
@@ -58,9 +96,21 @@ export function registerConfiguration(app: FastifyInstance, s: Services): void {
     toColumns: (b) => ({ ...b, updated_at: new Date() }),
     usage: async (db, id) => {
       const [plans, dyn, stat] = await Promise.all([
-        db.selectFrom('routing_plan_rows').select(sql<number>`count(*)::int`.as('n')).where('time_profile_id', '=', id).executeTakeFirstOrThrow(),
-        db.selectFrom('dynamic_routes').select(sql<number>`count(*)::int`.as('n')).where('time_profile_id', '=', id).executeTakeFirstOrThrow(),
-        db.selectFrom('static_route_items').select(sql<number>`count(*)::int`.as('n')).where('time_profile_id', '=', id).executeTakeFirstOrThrow(),
+        db
+          .selectFrom('routing_plan_rows')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('time_profile_id', '=', id)
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('dynamic_routes')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('time_profile_id', '=', id)
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('static_route_items')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('time_profile_id', '=', id)
+          .executeTakeFirstOrThrow(),
       ]);
       return [
         { what: 'routing plan row(s)', count: Number(plans.n) },

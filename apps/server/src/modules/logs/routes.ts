@@ -9,66 +9,145 @@ const time = (v: string | undefined) => (v && !Number.isNaN(Date.parse(v)) ? new
 
 export function registerLogs(app: FastifyInstance, s: Services): void {
   implement(app, s, api.log.listSigninHistory, async (ctx) => {
-    let qb = s.db.selectFrom('signin_history').select(['id', 'user_id', 'name', 'ip', 'result', 'reason', 'created_at']);
+    let qb = s.db
+      .selectFrom('signin_history')
+      .select(['id', 'user_id', 'name', 'ip', 'result', 'reason', 'created_at']);
     if (ctx.query.name) qb = qb.where('name', 'ilike', likeContains(ctx.query.name));
     if (ctx.query.result) qb = qb.where('result', '=', ctx.query.result);
-    const page = await pageOf(qb, { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' }, { created_at: 'created_at', name: 'name', result: 'result', ip: 'ip' }, 'created_at', 'id');
-    return { items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), total: page.total };
+    const page = await pageOf(
+      qb,
+      { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' },
+      { created_at: 'created_at', name: 'name', result: 'result', ip: 'ip' },
+      'created_at',
+      'id',
+    );
+    return {
+      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      total: page.total,
+    };
   });
 
   implement(app, s, api.log.listModificationLog, async (ctx) => {
-    let qb = s.db.selectFrom('modification_log').select(['id', 'user_id', 'user_name', 'entity', 'entity_id', 'action', 'before', 'after', 'created_at']);
+    let qb = s.db
+      .selectFrom('modification_log')
+      .select([
+        'id',
+        'user_id',
+        'user_name',
+        'entity',
+        'entity_id',
+        'action',
+        'before',
+        'after',
+        'created_at',
+      ]);
     if (ctx.query.entity) qb = qb.where('entity', '=', ctx.query.entity);
     if (ctx.query.entity_id) qb = qb.where('entity_id', '=', ctx.query.entity_id);
-    const page = await pageOf(qb, { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' }, { created_at: 'created_at', entity: 'entity', user_name: 'user_name' }, 'created_at', 'id');
-    return { items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), total: page.total };
+    const page = await pageOf(
+      qb,
+      { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' },
+      { created_at: 'created_at', entity: 'entity', user_name: 'user_name' },
+      'created_at',
+      'id',
+    );
+    return {
+      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      total: page.total,
+    };
   });
 
   implement(app, s, api.log.listExportLog, async (ctx) => {
     const actor = actorOf(ctx);
-    let qb = s.db.selectFrom('export_log').select(['id', 'client_id', 'user_name', 'entity', 'file_name', 'status', 'created_at']);
+    let qb = s.db
+      .selectFrom('export_log')
+      .select(['id', 'client_id', 'user_name', 'entity', 'file_name', 'status', 'created_at']);
     // Tenancy: portal users see their own carrier's exports (agents: their own).
-    if (actor.type === 'client' || actor.type === 'vendor') qb = qb.where('client_id', '=', actor.clientId ?? -1);
+    if (actor.type === 'client' || actor.type === 'vendor')
+      qb = qb.where('client_id', '=', actor.clientId ?? -1);
     if (actor.type === 'agent') qb = qb.where('user_id', '=', actor.user.user_id);
     if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
     const from = time(ctx.query.upload_time_from);
     const to = time(ctx.query.upload_time_to);
     if (from) qb = qb.where('created_at', '>=', from);
     if (to) qb = qb.where('created_at', '<', to);
-    const page = await pageOf(qb, ctx.query, { created_at: 'created_at', entity: 'entity' }, 'created_at', 'id');
-    return { items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), total: page.total };
+    const page = await pageOf(
+      qb,
+      ctx.query,
+      { created_at: 'created_at', entity: 'entity' },
+      'created_at',
+      'id',
+    );
+    return {
+      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      total: page.total,
+    };
   });
 
   implement(app, s, api.log.listImportLog, async (ctx) => {
-    let qb = s.db.selectFrom('import_log').select(['id', 'user_name', 'entity', 'file_name', 'status', 'upload_time', 'finished_time', 'total_rows', 'error_rows']);
+    let qb = s.db
+      .selectFrom('import_log')
+      .select([
+        'id',
+        'user_name',
+        'entity',
+        'file_name',
+        'status',
+        'upload_time',
+        'finished_time',
+        'total_rows',
+        'error_rows',
+      ]);
     if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
     const from = time(ctx.query.upload_time_from);
     const to = time(ctx.query.upload_time_to);
     if (from) qb = qb.where('upload_time', '>=', from);
     if (to) qb = qb.where('upload_time', '<', to);
-    const page = await pageOf(qb, ctx.query, { upload_time: 'upload_time', status: 'status' }, 'upload_time', 'id');
-    return { items: page.items.map((r) => ({ ...r, upload_time: r.upload_time.toISOString(), finished_time: iso(r.finished_time) })), total: page.total };
+    const page = await pageOf(
+      qb,
+      ctx.query,
+      { upload_time: 'upload_time', status: 'status' },
+      'upload_time',
+      'id',
+    );
+    return {
+      items: page.items.map((r) => ({
+        ...r,
+        upload_time: r.upload_time.toISOString(),
+        finished_time: iso(r.finished_time),
+      })),
+      total: page.total,
+    };
   });
 
   implement(app, s, api.log.listDidUploadTasks, async (ctx) => {
-    let qb = s.db.selectFrom('did_upload_tasks').select(['id', 'file_name', 'status', 'created_at', 'total', 'done']);
+    let qb = s.db
+      .selectFrom('did_upload_tasks')
+      .select(['id', 'file_name', 'status', 'created_at', 'total', 'done']);
     if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
     const from = time(ctx.query.created_from);
     const to = time(ctx.query.created_to);
     if (from) qb = qb.where('created_at', '>=', from);
     if (to) qb = qb.where('created_at', '<', to);
     const page = await pageOf(qb, ctx.query, { created_at: 'created_at' }, 'created_at', 'id');
-    return { items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), total: page.total };
+    return {
+      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      total: page.total,
+    };
   });
 
   implement(app, s, api.log.listRateImportTasks, async (ctx) => {
-    let qb = s.db.selectFrom('rate_import_tasks').select(['id', 'rate_table_id', 'file_name', 'status', 'created_at', 'progress']);
+    let qb = s.db
+      .selectFrom('rate_import_tasks')
+      .select(['id', 'rate_table_id', 'file_name', 'status', 'created_at', 'progress']);
     if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
     const from = time(ctx.query.created_from);
     const to = time(ctx.query.created_to);
     if (from) qb = qb.where('created_at', '>=', from);
     if (to) qb = qb.where('created_at', '<', to);
     const page = await pageOf(qb, ctx.query, { created_at: 'created_at' }, 'created_at', 'id');
-    return { items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), total: page.total };
+    return {
+      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      total: page.total,
+    };
   });
 }

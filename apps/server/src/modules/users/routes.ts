@@ -8,7 +8,16 @@ import type { Services } from '../../services';
 import { countUsers, toUserRow, userRowQuery } from './repository';
 import { canTouchUser, createUser, deleteUser, patchUser, sessionUserOf, setUserActive } from './service';
 
-const SORTABLE = { user_id: 'u.user_id', name: 'u.name', email: 'u.email', user_type: 'u.user_type', role_name: 'r.role_name', last_login: 'u.last_login_at', created_at: 'u.created_at', active: 'u.active' };
+const SORTABLE = {
+  user_id: 'u.user_id',
+  name: 'u.name',
+  email: 'u.email',
+  user_type: 'u.user_type',
+  role_name: 'r.role_name',
+  last_login: 'u.last_login_at',
+  created_at: 'u.created_at',
+  active: 'u.active',
+};
 
 export function registerUsers(app: FastifyInstance, s: Services): void {
   implement(app, s, api.user.hasUser, async () => ({ has_user: (await countUsers(s.db)) > 0 }));
@@ -22,7 +31,18 @@ export function registerUsers(app: FastifyInstance, s: Services): void {
     if (!canTouchUser(actorOf(ctx), ctx.params.id, 'read')) throw forbidden();
     const u = await s.db
       .selectFrom('users')
-      .select(['user_id', 'name', 'first_name', 'last_name', 'email', 'avatar_id', 'landing_page', 'is_show_daily_usage', 'is_daily_balance_notification', 'zero_balance_notice'])
+      .select([
+        'user_id',
+        'name',
+        'first_name',
+        'last_name',
+        'email',
+        'avatar_id',
+        'landing_page',
+        'is_show_daily_usage',
+        'is_daily_balance_notification',
+        'zero_balance_notice',
+      ])
       .where('user_id', '=', ctx.params.id)
       .executeTakeFirst();
     if (!u) throw notFound();
@@ -42,9 +62,13 @@ export function registerUsers(app: FastifyInstance, s: Services): void {
   implement(app, s, api.user.listUsers, async (ctx) => {
     const q = ctx.query;
     let qb = userRowQuery(s.db);
-    if (q.name) qb = qb.where((eb) => eb.or([eb('u.name', 'ilike', likeContains(q.name!)), eb('u.email', 'ilike', likeContains(q.name!))]));
+    if (q.name)
+      qb = qb.where((eb) =>
+        eb.or([eb('u.name', 'ilike', likeContains(q.name!)), eb('u.email', 'ilike', likeContains(q.name!))]),
+      );
     if (q.user_type) qb = qb.where('u.user_type', '=', q.user_type);
-    if (q.role_id !== undefined) qb = q.role_id === 0 ? qb.where('u.role_id', 'is', null) : qb.where('u.role_id', '=', q.role_id);
+    if (q.role_id !== undefined)
+      qb = q.role_id === 0 ? qb.where('u.role_id', 'is', null) : qb.where('u.role_id', '=', q.role_id);
     if (q.active !== undefined) qb = qb.where('u.active', '=', q.active);
     if (q.client_id !== undefined) qb = qb.where('u.client_id', '=', q.client_id);
     const page = await pageOf(qb, q, SORTABLE, 'name', 'u.user_id');
@@ -57,7 +81,9 @@ export function registerUsers(app: FastifyInstance, s: Services): void {
     return toUserRow(r);
   });
 
-  implement(app, s, api.user.createUser, async (ctx) => ({ object_id: await createUser(s, ctx.actor, ctx.body) }));
+  implement(app, s, api.user.createUser, async (ctx) => ({
+    object_id: await createUser(s, ctx.actor, ctx.body),
+  }));
   implement(app, s, api.user.deleteUser, async (ctx) => {
     await deleteUser(s, actorOf(ctx), ctx.params.id);
     return null;
@@ -71,4 +97,3 @@ export function registerUsers(app: FastifyInstance, s: Services): void {
     return null;
   });
 }
-

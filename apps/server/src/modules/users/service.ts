@@ -33,15 +33,45 @@ export async function sessionUserOf(
     .leftJoin('agents as a', 'a.agent_id', 'u.agent_id')
     .leftJoin('roles as r', 'r.role_id', 'u.role_id')
     .select([
-      'c.client_id', 'c.name as carrier_name', 'c.client_type', 'c.company_type', 'c.is_panel_accountsummary', 'c.is_panel_paymenthistory',
-      'c.is_panel_invoices', 'c.is_panel_balance', 'c.is_panel_onlinepayment', 'c.is_panel_trunks', 'c.enable_trunk_view', 'c.is_panel_didrequest',
-      'c.is_panel_mydid', 'c.is_panel_products', 'c.is_panel_cdrslist', 'c.is_panel_summaryreport', 'c.is_panel_block_list', 'c.ticket_menu',
-      'a.agent_id', 'a.agent_name', 'a.referral_key', 'r.role_name',
+      'c.client_id',
+      'c.name as carrier_name',
+      'c.client_type',
+      'c.company_type',
+      'c.is_panel_accountsummary',
+      'c.is_panel_paymenthistory',
+      'c.is_panel_invoices',
+      'c.is_panel_balance',
+      'c.is_panel_onlinepayment',
+      'c.is_panel_trunks',
+      'c.enable_trunk_view',
+      'c.is_panel_didrequest',
+      'c.is_panel_mydid',
+      'c.is_panel_products',
+      'c.is_panel_cdrslist',
+      'c.is_panel_summaryreport',
+      'c.is_panel_block_list',
+      'c.ticket_menu',
+      'a.agent_id',
+      'a.agent_name',
+      'a.referral_key',
+      'r.role_name',
     ])
     .where('u.user_id', '=', u.user_id)
     .executeTakeFirstOrThrow();
-  const carrier = x.client_id !== null && x.client_type && x.company_type ? { ...x, client_id: x.client_id, name: x.carrier_name ?? '', client_type: x.client_type, company_type: x.company_type } : undefined;
-  const agent = x.agent_id !== null ? { agent_id: x.agent_id, agent_name: x.agent_name ?? '', referral_key: x.referral_key ?? '' } : undefined;
+  const carrier =
+    x.client_id !== null && x.client_type && x.company_type
+      ? {
+          ...x,
+          client_id: x.client_id,
+          name: x.carrier_name ?? '',
+          client_type: x.client_type,
+          company_type: x.company_type,
+        }
+      : undefined;
+  const agent =
+    x.agent_id !== null
+      ? { agent_id: x.agent_id, agent_name: x.agent_name ?? '', referral_key: x.referral_key ?? '' }
+      : undefined;
   const role = x.role_name !== null ? { role_name: x.role_name } : undefined;
   return {
     user_id: u.user_id,

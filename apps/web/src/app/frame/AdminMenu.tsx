@@ -28,7 +28,11 @@ function GroupPanel({ g, onPick }: { g: MenuGroup; onPick: () => void }) {
     );
   }
   return (
-    <div className={g.columns ? 'menu-columns' : ''} style={g.columns ? undefined : { padding: 6, minWidth: 180 }} data-testid={`menu-panel-${g.name}`}>
+    <div
+      className={g.columns ? 'menu-columns' : ''}
+      style={g.columns ? undefined : { padding: 6, minWidth: 180 }}
+      data-testid={`menu-panel-${g.name}`}
+    >
       {g.items.map(link)}
     </div>
   );
@@ -39,7 +43,15 @@ function GroupButton({ g }: { g: MenuGroup }) {
   const path = useLocation().pathname;
   useEffect(() => setOpen(false), [path]);
   return (
-    <Popover content={<GroupPanel g={g} onPick={() => setOpen(false)} />} trigger={['hover', 'click']} placement="bottomLeft" arrow={false} open={open} onOpenChange={setOpen} styles={{ container: { padding: 0 } }}>
+    <Popover
+      content={<GroupPanel g={g} onPick={() => setOpen(false)} />}
+      trigger={['hover', 'click']}
+      placement="bottomLeft"
+      arrow={false}
+      open={open}
+      onOpenChange={setOpen}
+      styles={{ container: { padding: 0 } }}
+    >
       <Button type="text" style={{ color: '#fff' }} data-testid={`menu-${g.name}`}>
         {g.name} <DownOutlined style={{ fontSize: 10 }} />
       </Button>
@@ -52,7 +64,11 @@ export function AdminMenu() {
   const { submenus } = useSignedIn();
   const groups = useMemo(() => buildAdminMenu(submenus), [submenus]);
   return (
-    <nav className="menu" style={{ display: 'flex', flexWrap: 'wrap', overflow: 'hidden' }} data-testid="admin-menu">
+    <nav
+      className="menu"
+      style={{ display: 'flex', flexWrap: 'wrap', overflow: 'hidden' }}
+      data-testid="admin-menu"
+    >
       {groups.map((g) => (
         <GroupButton key={g.id} g={g} />
       ))}

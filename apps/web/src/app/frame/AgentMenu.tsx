@@ -37,9 +37,22 @@ export function ReferralBox() {
   };
   return (
     <div className="referral-box">
-      <Input size="small" readOnly value={link.display} style={{ width: 260 }} aria-label={t('frame.referralLink')} data-testid="referral-link" />
+      <Input
+        size="small"
+        readOnly
+        value={link.display}
+        style={{ width: 260 }}
+        aria-label={t('frame.referralLink')}
+        data-testid="referral-link"
+      />
       <Tooltip title={t('frame.copyReferral')}>
-        <Button size="small" icon={<CopyOutlined />} onClick={() => void copy()} data-testid="copy-referral" aria-label={t('frame.copyReferral')} />
+        <Button
+          size="small"
+          icon={<CopyOutlined />}
+          onClick={() => void copy()}
+          data-testid="copy-referral"
+          aria-label={t('frame.copyReferral')}
+        />
       </Tooltip>
     </div>
   );

@@ -6,13 +6,17 @@ import { useApi } from '../../api/queries';
 /** Warns when the server's free disk space is under 10 %; polled hourly while shown. */
 export function DiskWarning() {
   const { t } = useTranslation();
-  const status = useApi(api.config.watchdogStatus, { params: { server: 'local' } }, {
-    callOptions: { errorMode: 'inline', quiet: true },
-    refetchInterval: (q) => {
-      const free = q.state.data?.disk[0]?.percent;
-      return free !== undefined && free < DISK_WARNING_PERCENT ? SERVER_STATUS_POLL_MS : false;
+  const status = useApi(
+    api.config.watchdogStatus,
+    { params: { server: 'local' } },
+    {
+      callOptions: { errorMode: 'inline', quiet: true },
+      refetchInterval: (q) => {
+        const free = q.state.data?.disk[0]?.percent;
+        return free !== undefined && free < DISK_WARNING_PERCENT ? SERVER_STATUS_POLL_MS : false;
+      },
     },
-  });
+  );
   const free = status.data?.disk[0]?.percent;
   if (free === undefined || free >= DISK_WARNING_PERCENT) return null;
   return (

@@ -17,14 +17,22 @@ import { WaitingCounters } from './WaitingCounters';
 export function Frame({ children }: { children: React.ReactNode }) {
   const { user, system } = useSignedIn();
   const { t } = useTranslation();
-  const branding = useApi(api.config.getLoginBranding, {}, { callOptions: { errorMode: 'inline', quiet: true }, staleTime: 300_000 });
+  const branding = useApi(
+    api.config.getLoginBranding,
+    {},
+    { callOptions: { errorMode: 'inline', quiet: true }, staleTime: 300_000 },
+  );
   const logo = branding.data?.logo_image_id;
   const isAdmin = user.user_type === 'admin';
   return (
     <div>
       <header className="frame-header" data-testid="frame-header">
         <Link to="/" className="brand">
-          {logo ? <img src={`/api/config/export/public/${logo}`} alt="" style={{ height: 28 }} /> : <img src="/favicon.svg" alt="" style={{ height: 24 }} />}
+          {logo ? (
+            <img src={`/api/config/export/public/${logo}`} alt="" style={{ height: 28 }} />
+          ) : (
+            <img src="/favicon.svg" alt="" style={{ height: 24 }} />
+          )}
           {t('frame.programName')}
         </Link>
         {isAdmin && <AdminMenu />}

@@ -21,7 +21,9 @@ export function LandingDialog() {
   const [group, setGroup] = useState<number | null>(null);
   const [page, setPage] = useState<string | null>(null);
 
-  const hasDashboard = !role || role.role_privilegies.some((p) => p.func_name === '/statistics/dashboard' && (p.readable || p.writable));
+  const hasDashboard =
+    !role ||
+    role.role_privilegies.some((p) => p.func_name === '/statistics/dashboard' && (p.readable || p.writable));
   useEffect(() => {
     if (store.get(KEYS.fromLogin) !== '1') return;
     store.set(KEYS.fromLogin, null);
@@ -31,7 +33,10 @@ export function LandingDialog() {
   }, [user.landing_page, hasDashboard]);
 
   const readable = useMemo(() => submenus.filter((m) => m.is_readable), [submenus]);
-  const groups = useMemo(() => [...new Map(readable.map((m) => [m.main_menu_id, m.group_name])).entries()], [readable]);
+  const groups = useMemo(
+    () => [...new Map(readable.map((m) => [m.main_menu_id, m.group_name])).entries()],
+    [readable],
+  );
   const save = async (landing: string) => {
     await call(api.user.patchOwnUser, { body: { landing_page: landing } }, { errorMode: 'inline' });
     setOpen(false);
@@ -39,15 +44,47 @@ export function LandingDialog() {
     navigate(landing);
   };
   return (
-    <Modal open={open} title={t('frame.landingTitle')} onCancel={() => setOpen(false)} footer={null} data-testid="landing-dialog">
+    <Modal
+      open={open}
+      title={t('frame.landingTitle')}
+      onCancel={() => setOpen(false)}
+      footer={null}
+      data-testid="landing-dialog"
+    >
       <p>{t('frame.landingText')}</p>
       <Space direction="vertical" style={{ width: '100%' }}>
-        <Select placeholder={t('frame.landingMenu')} style={{ width: '100%' }} value={group} onChange={(v) => { setGroup(v); setPage(null); }} options={groups.map(([id, name]) => ({ value: id, label: name }))} />
-        <Select placeholder={t('frame.landingSubmenu')} style={{ width: '100%' }} value={page} onChange={setPage} disabled={group === null}
-          options={readable.filter((m) => m.main_menu_id === group).map((m) => ({ value: m.web_url, label: menuDisplayName(m.group_name, m.display_name) }))} />
+        <Select
+          placeholder={t('frame.landingMenu')}
+          style={{ width: '100%' }}
+          value={group}
+          onChange={(v) => {
+            setGroup(v);
+            setPage(null);
+          }}
+          options={groups.map(([id, name]) => ({ value: id, label: name }))}
+        />
+        <Select
+          placeholder={t('frame.landingSubmenu')}
+          style={{ width: '100%' }}
+          value={page}
+          onChange={setPage}
+          disabled={group === null}
+          options={readable
+            .filter((m) => m.main_menu_id === group)
+            .map((m) => ({ value: m.web_url, label: menuDisplayName(m.group_name, m.display_name) }))}
+        />
         <Space wrap>
-          <Button type="primary" disabled={!page} onClick={() => page && void save(page)}>{t('frame.goLanding')}</Button>
-          <Button onClick={() => { setOpen(false); navigate('/first_time_wizard'); }}>{t('frame.goWizard')}</Button>
+          <Button type="primary" disabled={!page} onClick={() => page && void save(page)}>
+            {t('frame.goLanding')}
+          </Button>
+          <Button
+            onClick={() => {
+              setOpen(false);
+              navigate('/first_time_wizard');
+            }}
+          >
+            {t('frame.goWizard')}
+          </Button>
           <Button onClick={() => void save(location.pathname)}>{t('frame.keepCurrent')}</Button>
         </Space>
       </Space>

@@ -6,7 +6,15 @@ import { useTranslation } from 'react-i18next';
 type Host = z.infer<typeof api.sw.sipHost>;
 
 /** Where a carrier sends its traffic: the switch SIP hosts. */
-export function SwitchIpDialog({ open, onClose, hosts }: { open: boolean; onClose: () => void; hosts: Host[] }) {
+export function SwitchIpDialog({
+  open,
+  onClose,
+  hosts,
+}: {
+  open: boolean;
+  onClose: () => void;
+  hosts: Host[];
+}) {
   const { t } = useTranslation();
   return (
     <Modal open={open} onCancel={onClose} footer={null} title={t('frame.switchIpTitle')}>

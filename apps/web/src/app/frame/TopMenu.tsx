@@ -26,7 +26,13 @@ export function TopMenu({ entries, testId }: { entries: TopEntry[]; testId: stri
           ) : (
             <Dropdown
               key={e.key}
-              menu={{ items: e.children!.map((c) => ({ key: c.to, label: <span data-testid={`menu-item-${c.key}`}>{c.label}</span> })), onClick: ({ key }) => void navigate(key) }}
+              menu={{
+                items: e.children!.map((c) => ({
+                  key: c.to,
+                  label: <span data-testid={`menu-item-${c.key}`}>{c.label}</span>,
+                })),
+                onClick: ({ key }) => void navigate(key),
+              }}
             >
               <Button type="text" style={{ color: '#fff' }} data-testid={`menu-${e.key}`}>
                 {e.label} <DownOutlined style={{ fontSize: 10 }} />

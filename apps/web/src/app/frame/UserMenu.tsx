@@ -27,15 +27,31 @@ export function UserMenu() {
   const [dialog, setDialog] = useState<'password' | 'about' | 'ticket' | 'switch' | null>(null);
   const isAdmin = user.user_type === 'admin';
   const isCarrier = user.user_type === 'client' || user.user_type === 'vendor';
-  const openTickets = useApi(api.ticket.listTickets, { query: { page: 0, per_page: 1, only_opened: 'true' } }, { enabled: isAdmin, callOptions: { errorMode: 'inline', quiet: true }, refetchInterval: 60_000 });
-  const home = useApi(api.home.getClientHome, {}, { enabled: isCarrier, callOptions: { errorMode: 'inline', quiet: true } });
-  const hosts = useApi(api.sw.listSipHosts, { query: { page: 0, per_page: 10, order_by: 'switch_id', order_dir: 'asc' } }, { enabled: isCarrier, callOptions: { errorMode: 'inline', quiet: true } });
+  const openTickets = useApi(
+    api.ticket.listTickets,
+    { query: { page: 0, per_page: 1, only_opened: 'true' } },
+    { enabled: isAdmin, callOptions: { errorMode: 'inline', quiet: true }, refetchInterval: 60_000 },
+  );
+  const home = useApi(
+    api.home.getClientHome,
+    {},
+    { enabled: isCarrier, callOptions: { errorMode: 'inline', quiet: true } },
+  );
+  const hosts = useApi(
+    api.sw.listSipHosts,
+    { query: { page: 0, per_page: 10, order_by: 'switch_id', order_dir: 'asc' } },
+    { enabled: isCarrier, callOptions: { errorMode: 'inline', quiet: true } },
+  );
 
   const open = (x: typeof dialog) => () => setDialog(x);
   const go = (path: string) => () => void navigate(path);
   const changeLanguage = (lang: Language) => {
     void setLanguage(lang);
-    void call(api.user.patchOwnUser, { body: { language: lang } }, { errorMode: 'inline', quiet: true }).catch(() => undefined);
+    void call(
+      api.user.patchOwnUser,
+      { body: { language: lang } },
+      { errorMode: 'inline', quiet: true },
+    ).catch(() => undefined);
   };
 
   const items: MenuProps['items'] = [];
@@ -44,12 +60,28 @@ export function UserMenu() {
   };
   if (isAdmin) {
     const count = openTickets.data?.total ?? 0;
-    add('open_tickets', <Badge count={count} size="small" offset={[10, 0]} data-testid="open-ticket-badge">{t('frame.openTickets')}</Badge>, go('/origination/tickets/only_opened'));
+    add(
+      'open_tickets',
+      <Badge count={count} size="small" offset={[10, 0]} data-testid="open-ticket-badge">
+        {t('frame.openTickets')}
+      </Badge>,
+      go('/origination/tickets/only_opened'),
+    );
     add('first_time_wizard', t('frame.firstTimeWizard'), go('/first_time_wizard'));
     add('tickets', t('frame.tickets'), go('/origination/tickets'));
     add('change_password', t('frame.changePassword'), open('password'));
-    add('support', t('frame.support'), () => window.open(system.support_link, '_blank', 'noopener'), !system.hide_support_link && Boolean(system.support_link));
-    add('help', t('frame.help'), () => window.open(system.help_link, '_blank', 'noopener'), !system.hide_help_link && Boolean(system.help_link));
+    add(
+      'support',
+      t('frame.support'),
+      () => window.open(system.support_link, '_blank', 'noopener'),
+      !system.hide_support_link && Boolean(system.support_link),
+    );
+    add(
+      'help',
+      t('frame.help'),
+      () => window.open(system.help_link, '_blank', 'noopener'),
+      !system.hide_help_link && Boolean(system.help_link),
+    );
     add('about', t('frame.about'), open('about'));
     add('my_profile', t('frame.myProfile'), go('/my_profile'));
     add('capacity', t('frame.capacity'), go('/switch/capacity'));
@@ -58,7 +90,14 @@ export function UserMenu() {
     add('server_admin', t('frame.serverAdmin'), go('/server_admin'), user.is_server_admin);
   } else if (isCarrier) {
     const balance = home.data?.balance;
-    add('balance', <span data-testid="balance">{t('frame.balance')}: USD {balance !== undefined ? Number(balance).toFixed(2) : '…'}</span>, go('/clients/management/analytics_dashboard'), user.client?.client_type !== 'vendor');
+    add(
+      'balance',
+      <span data-testid="balance">
+        {t('frame.balance')}: USD {balance !== undefined ? Number(balance).toFixed(2) : '…'}
+      </span>,
+      go('/clients/management/analytics_dashboard'),
+      user.client?.client_type !== 'vendor',
+    );
     add('support_ticket', t('frame.supportTicket'), open('ticket'), user.client?.ticket_menu !== 'false');
     add('my_profile', t('frame.myProfile'), go('/my_profile'));
     add('change_password', t('frame.changePassword'), open('password'));
@@ -67,14 +106,25 @@ export function UserMenu() {
     add('change_password', t('frame.changePassword'), open('password'));
     add('copy_referral', t('frame.copyReferral'), () => {
       if (!user.referal_key) return;
-      void copyText(referralLink(window.location.origin, user.referal_key).href).then(() => flash(t('frame.linkCopied')));
+      void copyText(referralLink(window.location.origin, user.referal_key).href).then(() =>
+        flash(t('frame.linkCopied')),
+      );
     });
     add('my_profile', t('frame.myProfile'), go('/my_profile'));
   }
   items.push({
     key: 'language',
     label: t('frame.language'),
-    children: LANGUAGES.map((l) => ({ key: `lang-${l}`, label: <span data-testid={`lang-${l}`}>{LANGUAGE_NAMES[l]}{i18n.language === l ? ' ✓' : ''}</span>, onClick: () => changeLanguage(l) })),
+    children: LANGUAGES.map((l) => ({
+      key: `lang-${l}`,
+      label: (
+        <span data-testid={`lang-${l}`}>
+          {LANGUAGE_NAMES[l]}
+          {i18n.language === l ? ' ✓' : ''}
+        </span>
+      ),
+      onClick: () => changeLanguage(l),
+    })),
   });
   add('logout', t('frame.logout'), go('/logout'));
 
@@ -82,7 +132,12 @@ export function UserMenu() {
   return (
     <>
       <Dropdown menu={{ items, triggerSubMenuAction: 'click' }} trigger={['click']} placement="bottomRight">
-        <Button type="text" style={{ color: '#fff', display: 'flex', alignItems: 'center', gap: 6 }} data-testid="user-menu" aria-label={t('frame.userMenu')}>
+        <Button
+          type="text"
+          style={{ color: '#fff', display: 'flex', alignItems: 'center', gap: 6 }}
+          data-testid="user-menu"
+          aria-label={t('frame.userMenu')}
+        >
           <Badge dot={isAdmin && (openTickets.data?.total ?? 0) > 0}>
             <Avatar size="small" src={avatar} icon={<UserOutlined />} />
           </Badge>
@@ -92,7 +147,11 @@ export function UserMenu() {
       <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
       <AboutDialog open={dialog === 'about'} onClose={() => setDialog(null)} />
       <SupportTicketDialog open={dialog === 'ticket'} onClose={() => setDialog(null)} />
-      <SwitchIpDialog open={dialog === 'switch'} onClose={() => setDialog(null)} hosts={hosts.data?.items ?? []} />
+      <SwitchIpDialog
+        open={dialog === 'switch'}
+        onClose={() => setDialog(null)}
+        hosts={hosts.data?.items ?? []}
+      />
     </>
   );
 }

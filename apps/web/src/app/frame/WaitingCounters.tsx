@@ -16,14 +16,45 @@ export function WaitingCounters() {
   const { t } = useTranslation();
   const { from, to } = todayRange();
   const quiet = { callOptions: { errorMode: 'inline' as const, quiet: true }, refetchInterval: 60_000 };
-  const tickets = useApi(api.ticket.listTickets, { query: { ticket_status: 'waiting', order_by: 'id', order_dir: 'desc', per_page: 9999, page: 0 } }, quiet);
-  const imports = useApi(api.log.listImportLog, { query: { status: 'in progress', upload_time_from: from, upload_time_to: to, page: 0, per_page: 10 } }, quiet);
-  const dids = useApi(api.log.listDidUploadTasks, { query: { status: 'In Process', created_from: from, created_to: to, page: 0, per_page: 10 } }, quiet);
-  const rates = useApi(api.log.listRateImportTasks, { query: { status: 'Insert new rate', created_from: from, created_to: to, page: 0, per_page: 10 } }, quiet);
+  const tickets = useApi(
+    api.ticket.listTickets,
+    { query: { ticket_status: 'waiting', order_by: 'id', order_dir: 'desc', per_page: 9999, page: 0 } },
+    quiet,
+  );
+  const imports = useApi(
+    api.log.listImportLog,
+    { query: { status: 'in progress', upload_time_from: from, upload_time_to: to, page: 0, per_page: 10 } },
+    quiet,
+  );
+  const dids = useApi(
+    api.log.listDidUploadTasks,
+    { query: { status: 'In Process', created_from: from, created_to: to, page: 0, per_page: 10 } },
+    quiet,
+  );
+  const rates = useApi(
+    api.log.listRateImportTasks,
+    { query: { status: 'Insert new rate', created_from: from, created_to: to, page: 0, per_page: 10 } },
+    quiet,
+  );
   const entries = [
-    { key: 'tickets', n: tickets.data?.total ?? 0, label: t('frame.waitingTickets'), to: '/origination/tickets' },
-    { key: 'imports', n: imports.data?.total ?? 0, label: t('frame.importsInProgress'), to: '/log/import_log' },
-    { key: 'dids', n: dids.data?.total ?? 0, label: t('frame.didUploads'), to: '/origination/did_repository_upload' },
+    {
+      key: 'tickets',
+      n: tickets.data?.total ?? 0,
+      label: t('frame.waitingTickets'),
+      to: '/origination/tickets',
+    },
+    {
+      key: 'imports',
+      n: imports.data?.total ?? 0,
+      label: t('frame.importsInProgress'),
+      to: '/log/import_log',
+    },
+    {
+      key: 'dids',
+      n: dids.data?.total ?? 0,
+      label: t('frame.didUploads'),
+      to: '/origination/did_repository_upload',
+    },
     { key: 'rates', n: rates.data?.total ?? 0, label: t('frame.rateImports'), to: '/log/rate_import_log' },
   ].filter((e) => e.n > 0);
   if (!entries.length) return null;

@@ -4,7 +4,17 @@ import { buildAdminMenu } from './menuModel';
 
 let id = 0;
 const rows: Submenu[] = MENU_MODULES.flatMap((m) =>
-  m.items.map((i, n) => ({ id: ++id, main_menu_id: m.id, group_name: m.group_name, display_name: i.display_name, web_url: i.web_url, ordering: n, is_readable: true, is_editable: true, sub: i.sub ?? null })),
+  m.items.map((i, n) => ({
+    id: ++id,
+    main_menu_id: m.id,
+    group_name: m.group_name,
+    display_name: i.display_name,
+    web_url: i.web_url,
+    ordering: n,
+    is_readable: true,
+    is_editable: true,
+    sub: i.sub ?? null,
+  })),
 );
 
 describe('admin menu', () => {
@@ -25,7 +35,9 @@ describe('admin menu', () => {
     expect(group('Agent').columns).toBe(false);
   });
   it('drops items the role may not read and groups that end up empty', () => {
-    const limited = buildAdminMenu(rows.map((r) => ({ ...r, is_readable: r.web_url === '/configuration/users', is_editable: false })));
+    const limited = buildAdminMenu(
+      rows.map((r) => ({ ...r, is_readable: r.web_url === '/configuration/users', is_editable: false })),
+    );
     expect(limited).toHaveLength(1);
     expect(limited[0]!.items.map((i) => i.web_url)).toEqual(['/configuration/users']);
   });

@@ -21,7 +21,11 @@ export function buildAdminMenu(rows: readonly Submenu[]): MenuGroup[] {
       g = { id: r.main_menu_id, name: r.group_name, items: [], split: false, columns: false };
       groups.set(r.main_menu_id, g);
     }
-    g.items.push({ display_name: menuDisplayName(r.group_name, r.display_name), web_url: r.web_url, sub: r.sub });
+    g.items.push({
+      display_name: menuDisplayName(r.group_name, r.display_name),
+      web_url: r.web_url,
+      sub: r.sub,
+    });
   }
   const out = [...groups.values()];
   for (const g of out) {

@@ -4,17 +4,46 @@ import { clientMenuEntries, referralLink } from './portalMenus';
 
 const t = (k: string) => k;
 const base: ClientPanel = {
-  client_id: 1, name: 'Acme', client_type: 'client', company_type: 'termination', is_panel_accountsummary: true, is_panel_paymenthistory: true,
-  is_panel_invoices: true, is_panel_balance: true, is_panel_onlinepayment: true, is_panel_trunks: true, enable_trunk_view: true, is_panel_didrequest: true,
-  is_panel_mydid: true, is_panel_products: true, is_panel_cdrslist: true, is_panel_summaryreport: true, is_panel_block_list: true, ticket_menu: 'true',
+  client_id: 1,
+  name: 'Acme',
+  client_type: 'client',
+  company_type: 'termination',
+  is_panel_accountsummary: true,
+  is_panel_paymenthistory: true,
+  is_panel_invoices: true,
+  is_panel_balance: true,
+  is_panel_onlinepayment: true,
+  is_panel_trunks: true,
+  enable_trunk_view: true,
+  is_panel_didrequest: true,
+  is_panel_mydid: true,
+  is_panel_products: true,
+  is_panel_cdrslist: true,
+  is_panel_summaryreport: true,
+  is_panel_block_list: true,
+  ticket_menu: 'true',
 };
-const keys = (c: ClientPanel, n = 0) => clientMenuEntries(c, n, t).flatMap((e) => [e.key, ...(e.children ?? []).map((x) => x.key)]);
-const labelOf = (c: ClientPanel, key: string) => clientMenuEntries(c, 0, t).flatMap((e) => e.children ?? []).find((x) => x.key === key)?.label;
+const keys = (c: ClientPanel, n = 0) =>
+  clientMenuEntries(c, n, t).flatMap((e) => [e.key, ...(e.children ?? []).map((x) => x.key)]);
+const labelOf = (c: ClientPanel, key: string) =>
+  clientMenuEntries(c, 0, t)
+    .flatMap((e) => e.children ?? [])
+    .find((x) => x.key === key)?.label;
 
 describe('client and vendor menu', () => {
   it('gives a termination client billing, trunks, block list and the termination reports', () => {
     const k = keys(base);
-    expect(k).toEqual(expect.arrayContaining(['billing', 'account_summary', 'invoices', 'my_ip_address', 'block_list', 'products', 'disconnection_cause_report']));
+    expect(k).toEqual(
+      expect.arrayContaining([
+        'billing',
+        'account_summary',
+        'invoices',
+        'my_ip_address',
+        'block_list',
+        'products',
+        'disconnection_cause_report',
+      ]),
+    );
     expect(k).not.toContain('buy_did');
     expect(labelOf(base, 'my_ip_address')).toBe('menu.trunks');
   });
@@ -34,7 +63,9 @@ describe('client and vendor menu', () => {
   it('shows the rate export log only when the export log has rows, and respects panel flags', () => {
     expect(keys(base, 0)).not.toContain('rate_export_log');
     expect(keys(base, 3)).toContain('rate_export_log');
-    expect(keys({ ...base, is_panel_invoices: false, is_panel_trunks: false })).not.toEqual(expect.arrayContaining(['invoices']));
+    expect(keys({ ...base, is_panel_invoices: false, is_panel_trunks: false })).not.toEqual(
+      expect.arrayContaining(['invoices']),
+    );
     expect(keys({ ...base, is_panel_trunks: false })).not.toContain('my_ip_address');
   });
   it('builds the referral link and shows 10 characters of the key', () => {

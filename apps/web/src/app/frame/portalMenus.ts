@@ -17,32 +17,88 @@ export function clientMenuEntries(client: ClientPanel, exportLogCount: number, t
       key: 'billing',
       label: t('menu.billing'),
       children: [
-        ...when(client.is_panel_accountsummary, { key: 'account_summary', label: t('menu.accountSummary'), to: '/clients/billing/account_summary' }),
-        ...when(client.is_panel_paymenthistory, { key: 'payment', label: t('menu.payment'), to: '/clients/billing/payment' }),
-        ...when(client.is_panel_invoices, { key: 'invoices', label: t('menu.invoices'), to: '/clients/billing/invoices' }),
-        ...when(client.is_panel_paymenthistory, { key: 'transaction', label: t('menu.transaction'), to: '/clients/billing/transaction' }),
-        ...when(client.is_panel_onlinepayment, { key: 'online_payment', label: t('menu.onlinePayment'), to: '/clients/billing/online_payment' }),
+        ...when(client.is_panel_accountsummary, {
+          key: 'account_summary',
+          label: t('menu.accountSummary'),
+          to: '/clients/billing/account_summary',
+        }),
+        ...when(client.is_panel_paymenthistory, {
+          key: 'payment',
+          label: t('menu.payment'),
+          to: '/clients/billing/payment',
+        }),
+        ...when(client.is_panel_invoices, {
+          key: 'invoices',
+          label: t('menu.invoices'),
+          to: '/clients/billing/invoices',
+        }),
+        ...when(client.is_panel_paymenthistory, {
+          key: 'transaction',
+          label: t('menu.transaction'),
+          to: '/clients/billing/transaction',
+        }),
+        ...when(client.is_panel_onlinepayment, {
+          key: 'online_payment',
+          label: t('menu.onlinePayment'),
+          to: '/clients/billing/online_payment',
+        }),
       ],
     }),
     {
       key: 'company',
       label: termination ? t('menu.termination') : t('menu.origination'),
       children: [
-        ...when(client.is_panel_trunks, { key: 'my_ip_address', label: termination ? t('menu.trunks') : t('menu.myIpAddress'), to: '/clients/termination/my_ip_address' }),
-        ...when(!termination && client.is_panel_didrequest, { key: 'buy_did', label: t('menu.buyDid'), to: '/clients/origination/buy_did' }),
-        ...when(!termination && client.is_panel_mydid, { key: 'my_did', label: t('menu.myDid'), to: '/clients/origination/my_did' }),
-        ...when(termination && client.is_panel_block_list, { key: 'block_list', label: t('menu.blockList'), to: '/clients/termination/block_list' }),
-        ...when(exportLogCount > 0, { key: 'rate_export_log', label: t('menu.rateExportLog'), to: '/clients/termination/rate_export_log' }),
+        ...when(client.is_panel_trunks, {
+          key: 'my_ip_address',
+          label: termination ? t('menu.trunks') : t('menu.myIpAddress'),
+          to: '/clients/termination/my_ip_address',
+        }),
+        ...when(!termination && client.is_panel_didrequest, {
+          key: 'buy_did',
+          label: t('menu.buyDid'),
+          to: '/clients/origination/buy_did',
+        }),
+        ...when(!termination && client.is_panel_mydid, {
+          key: 'my_did',
+          label: t('menu.myDid'),
+          to: '/clients/origination/my_did',
+        }),
+        ...when(termination && client.is_panel_block_list, {
+          key: 'block_list',
+          label: t('menu.blockList'),
+          to: '/clients/termination/block_list',
+        }),
+        ...when(exportLogCount > 0, {
+          key: 'rate_export_log',
+          label: t('menu.rateExportLog'),
+          to: '/clients/termination/rate_export_log',
+        }),
       ],
     },
-    ...when(!vendor && client.is_panel_products, { key: 'products', label: t('menu.products'), to: '/clients/management/products' }),
+    ...when(!vendor && client.is_panel_products, {
+      key: 'products',
+      label: t('menu.products'),
+      to: '/clients/management/products',
+    }),
     {
       key: 'reports',
       label: t('menu.reports'),
       children: [
-        ...when(termination, { key: 'disconnection_cause_report', label: t('menu.disconnectionCause'), to: '/clients/termination/disconnection_cause_report' }),
-        ...when(client.is_panel_cdrslist, { key: 'cdr_termination', label: t('menu.cdrTermination'), to: '/clients/termination/cdr_termination' }),
-        ...when(client.is_panel_summaryreport, { key: 'report', label: t('menu.report'), to: '/clients/termination/report' }),
+        ...when(termination, {
+          key: 'disconnection_cause_report',
+          label: t('menu.disconnectionCause'),
+          to: '/clients/termination/disconnection_cause_report',
+        }),
+        ...when(client.is_panel_cdrslist, {
+          key: 'cdr_termination',
+          label: t('menu.cdrTermination'),
+          to: '/clients/termination/cdr_termination',
+        }),
+        ...when(client.is_panel_summaryreport, {
+          key: 'report',
+          label: t('menu.report'),
+          to: '/clients/termination/report',
+        }),
       ],
     },
   ];
@@ -68,7 +124,11 @@ export function agentMenuEntries(t: T): TopEntry[] {
       children: [
         { key: 'traffic_report', label: t('menu.summaryReport'), to: '/agents/statistics/traffic_report' },
         { key: 'cdrs_search', label: t('menu.cdrsSearch'), to: '/agents/statistics/cdrs_search' },
-        { key: 'commission_history', label: t('menu.commissionHistory'), to: '/agents/statistics/commission_history' },
+        {
+          key: 'commission_history',
+          label: t('menu.commissionHistory'),
+          to: '/agents/statistics/commission_history',
+        },
       ],
     },
   ];

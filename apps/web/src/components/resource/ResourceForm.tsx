@@ -44,16 +44,25 @@ export interface FormResource<V extends Record<string, unknown>> {
   update: (id: number, values: V) => Promise<unknown>;
 }
 
-
 /** The generic create/edit page with tabs, driven by one resource declaration. */
-export function ResourceForm<V extends Record<string, unknown>>({ resource, id, initialTab }: { resource: FormResource<V>; id: number | null; initialTab?: string }) {
+export function ResourceForm<V extends Record<string, unknown>>({
+  resource,
+  id,
+  initialTab,
+}: {
+  resource: FormResource<V>;
+  id: number | null;
+  initialTab?: string;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { flash } = useFeedback();
   const [form] = Form.useForm();
   const [loading, setLoading] = useState(Boolean(id && resource.load));
   const [busy, setBusy] = useState(false);
-  const [tab, setTab] = useState(initialTab && resource.tabs.some((tb) => tb.key === initialTab) ? initialTab : resource.tabs[0]?.key);
+  const [tab, setTab] = useState(
+    initialTab && resource.tabs.some((tb) => tb.key === initialTab) ? initialTab : resource.tabs[0]?.key,
+  );
   const values = (Form.useWatch([], form) ?? resource.initial) as Record<string, unknown>;
 
   useEffect(() => {
@@ -75,7 +84,12 @@ export function ResourceForm<V extends Record<string, unknown>>({ resource, id, 
   const submit = async () => {
     const raw = { ...resource.initial, ...(form.getFieldsValue(true) as V) };
     const schema = id ? resource.updateSchema : resource.createSchema;
-    const parsed = schema.safeParse(stripUnknown(raw, allFields.filter((f) => !(id && f.createOnly)).map((f) => f.name)));
+    const parsed = schema.safeParse(
+      stripUnknown(
+        raw,
+        allFields.filter((f) => !(id && f.createOnly)).map((f) => f.name),
+      ),
+    );
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => {
         const name = String(i.path[0] ?? '');
@@ -94,7 +108,12 @@ export function ResourceForm<V extends Record<string, unknown>>({ resource, id, 
       flash(t(id ? 'common.modifiedSuccessfully' : 'common.createdSuccessfully'));
       navigate(resource.listPath);
     } catch (e) {
-      if (e instanceof ApiError && e.errors) form.setFields(Object.entries(e.errors).filter(([k]) => allFields.some((f) => f.name === k)).map(([name, msg]) => ({ name, errors: [msg] })));
+      if (e instanceof ApiError && e.errors)
+        form.setFields(
+          Object.entries(e.errors)
+            .filter(([k]) => allFields.some((f) => f.name === k))
+            .map(([name, msg]) => ({ name, errors: [msg] })),
+        );
     } finally {
       setBusy(false);
     }
@@ -102,8 +121,17 @@ export function ResourceForm<V extends Record<string, unknown>>({ resource, id, 
 
   if (loading) return <Spinner />;
   return (
-    <Card title={<h1 style={{ fontSize: 20, margin: 0 }}>{t(id ? resource.titleEdit : resource.titleNew)}</h1>} style={{ maxWidth: 860 }}>
-      <Form form={form} layout="vertical" initialValues={resource.initial} onFinish={() => void submit()} data-testid={`form-${resource.key}`}>
+    <Card
+      title={<h1 style={{ fontSize: 20, margin: 0 }}>{t(id ? resource.titleEdit : resource.titleNew)}</h1>}
+      style={{ maxWidth: 860 }}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={resource.initial}
+        onFinish={() => void submit()}
+        data-testid={`form-${resource.key}`}
+      >
         <Tabs
           activeKey={tab}
           onChange={setTab}
@@ -114,14 +142,23 @@ export function ResourceForm<V extends Record<string, unknown>>({ resource, id, 
             children: tb.fields
               .filter((f) => !(id && f.createOnly) && (!f.visible || f.visible(values)))
               .map((f) => (
-                <Form.Item key={f.name} name={f.name} label={t(f.label)} required={f.required} extra={f.help ? t(f.help) : undefined} valuePropName={f.kind === 'switch' ? 'checked' : 'value'}>
+                <Form.Item
+                  key={f.name}
+                  name={f.name}
+                  label={t(f.label)}
+                  required={f.required}
+                  extra={f.help ? t(f.help) : undefined}
+                  valuePropName={f.kind === 'switch' ? 'checked' : 'value'}
+                >
                   {renderInput(f, t)}
                 </Form.Item>
               )),
           }))}
         />
         <Space>
-          <Button type="primary" htmlType="submit" loading={busy} data-testid="form-save">{t('common.save')}</Button>
+          <Button type="primary" htmlType="submit" loading={busy} data-testid="form-save">
+            {t('common.save')}
+          </Button>
           <Button onClick={() => navigate(resource.listPath)}>{t('common.cancel')}</Button>
         </Space>
       </Form>
@@ -135,13 +172,40 @@ function renderInput(f: FieldSpec, t: (k: string) => string) {
     case 'password':
       return <Input.Password data-testid={testId} autoComplete="new-password" disabled={f.disabled} />;
     case 'select':
-      return <Select options={f.options} data-testid={testId} disabled={f.disabled} showSearch optionFilterProp="label" />;
+      return (
+        <Select
+          options={f.options}
+          data-testid={testId}
+          disabled={f.disabled}
+          showSearch
+          optionFilterProp="label"
+        />
+      );
     case 'multiselect':
-      return <Select mode="multiple" options={f.options} data-testid={testId} disabled={f.disabled} showSearch optionFilterProp="label" allowClear />;
+      return (
+        <Select
+          mode="multiple"
+          options={f.options}
+          data-testid={testId}
+          disabled={f.disabled}
+          showSearch
+          optionFilterProp="label"
+          allowClear
+        />
+      );
     case 'switch':
       return <Switch data-testid={testId} disabled={f.disabled} />;
     case 'tags':
-      return <Select mode="tags" tokenSeparators={[',', ' ', ';']} data-testid={testId} disabled={f.disabled} placeholder={t('tags.placeholder')} open={false} />;
+      return (
+        <Select
+          mode="tags"
+          tokenSeparators={[',', ' ', ';']}
+          data-testid={testId}
+          disabled={f.disabled}
+          placeholder={t('tags.placeholder')}
+          open={false}
+        />
+      );
     case 'number':
       return <InputNumber data-testid={testId} disabled={f.disabled} style={{ width: '100%' }} />;
     case 'textarea':

@@ -1,4 +1,10 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, PoweroffOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  PlusOutlined,
+  PoweroffOutlined,
+} from '@ant-design/icons';
 import { ROWS_PER_PAGE, type Paged } from '@tandem/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Select, Space, Table, Tag, Tooltip, type TableProps } from 'antd';
@@ -17,7 +23,15 @@ const RESERVED = ['page', 'per_page', 'order_by', 'order_dir'];
  * filters kept in the URL, CSV export of every row that matches, delete with a confirm that shows
  * counts, activate and deactivate.
  */
-export function ResourceList<Row extends object>({ resource, extraActions, toolbar }: { resource: ListResource<Row>; extraActions?: (row: Row) => React.ReactNode; toolbar?: React.ReactNode }) {
+export function ResourceList<Row extends object>({
+  resource,
+  extraActions,
+  toolbar,
+}: {
+  resource: ListResource<Row>;
+  extraActions?: (row: Row) => React.ReactNode;
+  toolbar?: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -25,11 +39,23 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
   const [sp, setSp] = useSearchParams();
 
   const page = Math.max(0, Number(sp.get('page') ?? 0) || 0);
-  const perPage = (ROWS_PER_PAGE as readonly number[]).includes(Number(sp.get('per_page'))) ? Number(sp.get('per_page')) : 20;
+  const perPage = (ROWS_PER_PAGE as readonly number[]).includes(Number(sp.get('per_page')))
+    ? Number(sp.get('per_page'))
+    : 20;
   const orderBy = sp.get('order_by') ?? resource.defaultSort?.by;
   const orderDir = (sp.get('order_dir') as 'asc' | 'desc' | null) ?? resource.defaultSort?.dir ?? 'asc';
-  const filters = useMemo(() => Object.fromEntries([...sp.entries()].filter(([k]) => !RESERVED.includes(k))), [sp]);
-  const query = { ...filters, ...resource.fixedQuery, page, per_page: perPage, order_by: orderBy, order_dir: orderDir };
+  const filters = useMemo(
+    () => Object.fromEntries([...sp.entries()].filter(([k]) => !RESERVED.includes(k))),
+    [sp],
+  );
+  const query = {
+    ...filters,
+    ...resource.fixedQuery,
+    page,
+    per_page: perPage,
+    order_by: orderBy,
+    order_dir: orderDir,
+  };
 
   const list = useQuery({
     queryKey: [resource.list.method, resource.list.path, { query }],
@@ -61,28 +87,55 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
     const r = resource.remove!;
     const name = r.name(row);
     if (r.usage) {
-      const usage = (await call(r.usage, { params: { id } } as never, { errorMode: 'inline' })) as { items: { what: string; count: number }[]; total: number };
+      const usage = (await call(r.usage, { params: { id } } as never, { errorMode: 'inline' })) as {
+        items: { what: string; count: number }[];
+        total: number;
+      };
       const used = usage.items.filter((u) => u.count > 0);
       if (used.length) {
         await confirm({
           title: t('common.inUseTitle', { name }),
-          content: <ul data-testid="delete-counts">{used.map((u) => <li key={u.what}>{u.count} {u.what}</li>)}</ul>,
+          content: (
+            <ul data-testid="delete-counts">
+              {used.map((u) => (
+                <li key={u.what}>
+                  {u.count} {u.what}
+                </li>
+              ))}
+            </ul>
+          ),
         });
         return;
       }
     }
     await act(
-      confirm({ title: t('common.deleteConfirm', { name }), content: <span data-testid="delete-counts">{t('common.deleteCounts', { count: r.counts?.(row) ?? 1 })}</span>, danger: true }),
+      confirm({
+        title: t('common.deleteConfirm', { name }),
+        content: (
+          <span data-testid="delete-counts">{t('common.deleteCounts', { count: r.counts?.(row) ?? 1 })}</span>
+        ),
+        danger: true,
+      }),
       () => call(r.endpoint, { params: { id } } as never, { errorMode: 'inline' }),
       'common.deletedSuccessfully',
     );
   };
 
   const exportCsv = async () => {
-    const all = (await call(resource.list, { query: { ...query, page: 0, per_page: 100000 } } as never, { errorMode: 'inline' })) as Paged<Row>;
+    const all = (await call(resource.list, { query: { ...query, page: 0, per_page: 100000 } } as never, {
+      errorMode: 'inline',
+    })) as Paged<Row>;
     const cols = resource.columns;
-    const rows = all.items.map((r) => cols.map((c) => (c.csv ? c.csv(r) : (r as Record<string, unknown>)[c.key])));
-    downloadText(`${resource.csvName}.csv`, toCsv(cols.map((c) => t(c.title)), rows));
+    const rows = all.items.map((r) =>
+      cols.map((c) => (c.csv ? c.csv(r) : (r as Record<string, unknown>)[c.key])),
+    );
+    downloadText(
+      `${resource.csvName}.csv`,
+      toCsv(
+        cols.map((c) => t(c.title)),
+        rows,
+      ),
+    );
   };
 
   const columns: TableProps<Row>['columns'] = [
@@ -92,7 +145,12 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
       title: t(c.title),
       width: c.width,
       sorter: c.sortable,
-      sortOrder: c.sortable && orderBy === c.key ? (orderDir === 'desc' ? ('descend' as const) : ('ascend' as const)) : null,
+      sortOrder:
+        c.sortable && orderBy === c.key
+          ? orderDir === 'desc'
+            ? ('descend' as const)
+            : ('ascend' as const)
+          : null,
       render: c.render ? (_: unknown, row: Row) => c.render!(row, t) : undefined,
     })),
   ];
@@ -110,7 +168,14 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
           <Space size={2}>
             {resource.editPath && (
               <Tooltip title={t('common.edit')}>
-                <Button size="small" type="text" icon={<EditOutlined />} onClick={() => navigate(resource.editPath!(row))} data-testid={`edit-${id}`} aria-label={t('common.edit')} />
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<EditOutlined />}
+                  onClick={() => navigate(resource.editPath!(row))}
+                  data-testid={`edit-${id}`}
+                  aria-label={t('common.edit')}
+                />
               </Tooltip>
             )}
             {resource.activation && (
@@ -123,8 +188,17 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
                   aria-label={active ? t('common.deactivate') : t('common.activate')}
                   onClick={() =>
                     void act(
-                      confirm({ title: active ? t('common.deactivateConfirm', { name }) : t('common.activateConfirm', { name }) }),
-                      () => call(active ? resource.activation!.deactivate : resource.activation!.activate, { params: { id } } as never, { errorMode: 'inline' }),
+                      confirm({
+                        title: active
+                          ? t('common.deactivateConfirm', { name })
+                          : t('common.activateConfirm', { name }),
+                      }),
+                      () =>
+                        call(
+                          active ? resource.activation!.deactivate : resource.activation!.activate,
+                          { params: { id } } as never,
+                          { errorMode: 'inline' },
+                        ),
                       active ? 'common.deactivatedSuccessfully' : 'common.activatedSuccessfully',
                     )
                   }
@@ -158,10 +232,14 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
         <h1>{t(resource.title)}</h1>
         <Space wrap>
           {toolbar}
-          <Button icon={<DownloadOutlined />} onClick={() => void exportCsv()} data-testid="export-csv">{t('common.exportCsv')}</Button>
+          <Button icon={<DownloadOutlined />} onClick={() => void exportCsv()} data-testid="export-csv">
+            {t('common.exportCsv')}
+          </Button>
           {resource.newPath && (
             <Link to={resource.newPath}>
-              <Button type="primary" icon={<PlusOutlined />} data-testid="new-button">{t('common.new')}</Button>
+              <Button type="primary" icon={<PlusOutlined />} data-testid="new-button">
+                {t('common.new')}
+              </Button>
             </Link>
           )}
         </Space>
@@ -170,7 +248,15 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
         <Space wrap style={{ marginBottom: 12 }} data-testid="filters">
           {resource.filters.map((f) =>
             f.kind === 'text' ? (
-              <Input.Search key={f.name} allowClear placeholder={t(f.title)} defaultValue={filters[f.name]} onSearch={(v) => update({ [f.name]: v, page: null })} style={{ width: 220 }} data-testid={`filter-${f.name}`} />
+              <Input.Search
+                key={f.name}
+                allowClear
+                placeholder={t(f.title)}
+                defaultValue={filters[f.name]}
+                onSearch={(v) => update({ [f.name]: v, page: null })}
+                style={{ width: 220 }}
+                data-testid={`filter-${f.name}`}
+              />
             ) : (
               <Select
                 key={f.name}
@@ -179,7 +265,14 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
                 value={filters[f.name]}
                 onChange={(v?: string) => update({ [f.name]: v ?? null, page: null })}
                 style={{ minWidth: 160 }}
-                options={f.kind === 'boolean' ? [{ value: 'true', label: t('common.active') }, { value: 'false', label: t('common.inactive') }] : f.options}
+                options={
+                  f.kind === 'boolean'
+                    ? [
+                        { value: 'true', label: t('common.active') },
+                        { value: 'false', label: t('common.inactive') },
+                      ]
+                    : f.options
+                }
                 data-testid={`filter-${f.name}`}
               />
             ),
@@ -215,4 +308,6 @@ export function ResourceList<Row extends object>({ resource, extraActions, toolb
   );
 }
 
-export const ActiveTag = ({ active, t }: { active: boolean; t: (k: string) => string }) => <Tag color={active ? 'green' : 'default'}>{active ? t('common.active') : t('common.inactive')}</Tag>;
+export const ActiveTag = ({ active, t }: { active: boolean; t: (k: string) => string }) => (
+  <Tag color={active ? 'green' : 'default'}>{active ? t('common.active') : t('common.inactive')}</Tag>
+);

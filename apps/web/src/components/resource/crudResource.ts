@@ -38,7 +38,14 @@ export function crudListResource<Row extends object>(
     editPath: (r) => `${o.route}/edit/${id(r)}`,
     remove: { endpoint: e.remove, name: o.nameOf, usage: e.usage },
     ...(o.isActive && 'activate' in e && 'deactivate' in e
-      ? { activation: { activate: e.activate as CrudEndpoints['remove'], deactivate: e.deactivate as CrudEndpoints['remove'], isActive: o.isActive, name: o.nameOf } }
+      ? {
+          activation: {
+            activate: e.activate as CrudEndpoints['remove'],
+            deactivate: e.deactivate as CrudEndpoints['remove'],
+            isActive: o.isActive,
+            name: o.nameOf,
+          },
+        }
       : {}),
   };
 }
@@ -46,7 +53,15 @@ export function crudListResource<Row extends object>(
 /** The create/edit page of a crudEndpoints() resource: the contract's bodies validate the form. */
 export function crudFormResource<V extends Record<string, unknown>>(
   e: CrudEndpoints,
-  o: { key: string; titleNew: string; titleEdit: string; listPath: string; initial: V; tabs: FormTab[]; fromRow?: (row: Record<string, unknown>) => V },
+  o: {
+    key: string;
+    titleNew: string;
+    titleEdit: string;
+    listPath: string;
+    initial: V;
+    tabs: FormTab[];
+    fromRow?: (row: Record<string, unknown>) => V;
+  },
 ): FormResource<V> {
   const fields = o.tabs.flatMap((t) => t.fields.map((f) => f.name));
   const pick = (row: Record<string, unknown>) => Object.fromEntries(fields.map((f) => [f, row[f]])) as V;

@@ -37,8 +37,19 @@ export interface ListResource<Row> {
   newPath?: string;
   editPath?: (row: Row) => string;
   /** Delete; with `usage`, the confirmation lists what uses the row (and refuses while in use). */
-  remove?: { endpoint: Endpoint; name: (row: Row) => string; counts?: (row: Row) => number; disabled?: (row: Row) => boolean; usage?: Endpoint };
-  activation?: { activate: Endpoint; deactivate: Endpoint; isActive: (row: Row) => boolean; name: (row: Row) => string };
+  remove?: {
+    endpoint: Endpoint;
+    name: (row: Row) => string;
+    counts?: (row: Row) => number;
+    disabled?: (row: Row) => boolean;
+    usage?: Endpoint;
+  };
+  activation?: {
+    activate: Endpoint;
+    deactivate: Endpoint;
+    isActive: (row: Row) => boolean;
+    name: (row: Row) => string;
+  };
   /** Endpoints whose cached data changes when this resource changes. */
   invalidates?: Endpoint[];
   /** File name of the CSV export. */

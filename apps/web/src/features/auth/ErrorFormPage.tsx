@@ -13,7 +13,11 @@ export default function ErrorFormPage() {
       status="warning"
       title={t('auth.errorTitle')}
       subTitle={<span data-testid="error-form-message">{message}</span>}
-      extra={<Button type="primary" onClick={() => navigate(-1)}>{t('auth.errorBack')}</Button>}
+      extra={
+        <Button type="primary" onClick={() => navigate(-1)}>
+          {t('auth.errorBack')}
+        </Button>
+      }
       style={{ background: '#fff', borderRadius: 8 }}
     />
   );

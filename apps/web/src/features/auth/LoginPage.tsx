@@ -14,8 +14,16 @@ export default function LoginPage() {
   const session = useSession();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const branding = useApi(api.config.getLoginBranding, {}, { callOptions: { errorMode: 'inline', quiet: true } });
-  const hasUser = useApi(api.user.hasUser, {}, { callOptions: { errorMode: 'inline', quiet: true }, staleTime: 0 });
+  const branding = useApi(
+    api.config.getLoginBranding,
+    {},
+    { callOptions: { errorMode: 'inline', quiet: true } },
+  );
+  const hasUser = useApi(
+    api.user.hasUser,
+    {},
+    { callOptions: { errorMode: 'inline', quiet: true }, staleTime: 0 },
+  );
 
   useEffect(() => {
     if (hasUser.data) {
@@ -41,13 +49,35 @@ export default function LoginPage() {
 
   return (
     <PublicCard title={branding.data?.title || t('auth.signInTitle', { name: t('frame.programName') })}>
-      {session.notice && <Alert type="warning" showIcon message={session.notice} style={{ marginBottom: 12 }} data-testid="login-notice" />}
-      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="login-error" />}
-      <Form layout="vertical" onFinish={(v: { email_or_name: string; password: string }) => void submit(v)} requiredMark={false}>
-        <Form.Item name="email_or_name" label={t('auth.nameOrEmail')} rules={[{ required: true, message: t('common.required', { field: t('auth.nameOrEmail') }) }]}>
+      {session.notice && (
+        <Alert
+          type="warning"
+          showIcon
+          message={session.notice}
+          style={{ marginBottom: 12 }}
+          data-testid="login-notice"
+        />
+      )}
+      {error && (
+        <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="login-error" />
+      )}
+      <Form
+        layout="vertical"
+        onFinish={(v: { email_or_name: string; password: string }) => void submit(v)}
+        requiredMark={false}
+      >
+        <Form.Item
+          name="email_or_name"
+          label={t('auth.nameOrEmail')}
+          rules={[{ required: true, message: t('common.required', { field: t('auth.nameOrEmail') }) }]}
+        >
           <Input autoFocus autoComplete="username" data-testid="login-name" />
         </Form.Item>
-        <Form.Item name="password" label={t('auth.password')} rules={[{ required: true, message: t('common.required', { field: t('auth.password') }) }]}>
+        <Form.Item
+          name="password"
+          label={t('auth.password')}
+          rules={[{ required: true, message: t('common.required', { field: t('auth.password') }) }]}
+        >
           <Input.Password autoComplete="current-password" data-testid="login-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">

@@ -8,8 +8,15 @@ export default function RegistrationDonePage() {
   const waiting = useLocation().pathname.endsWith('waiting_registration');
   return (
     <PublicCard title={t('auth.registrationDone')}>
-      <Alert type={waiting ? 'info' : 'success'} showIcon message={waiting ? t('auth.registrationWaiting') : t('auth.registrationDone')} data-testid="registration-done" />
-      <div style={{ marginTop: 12 }}><Link to="/auth/login">{t('auth.backToLogin')}</Link></div>
+      <Alert
+        type={waiting ? 'info' : 'success'}
+        showIcon
+        message={waiting ? t('auth.registrationWaiting') : t('auth.registrationDone')}
+        data-testid="registration-done"
+      />
+      <div style={{ marginTop: 12 }}>
+        <Link to="/auth/login">{t('auth.backToLogin')}</Link>
+      </div>
     </PublicCard>
   );
 }

@@ -16,7 +16,11 @@ export default function ResetPage() {
   const submit = async (v: { password: string }) => {
     setError(null);
     try {
-      await call(api.auth.resetPassword, { params: { token }, body: { password: v.password } }, { errorMode: 'inline', quiet: true });
+      await call(
+        api.auth.resetPassword,
+        { params: { token }, body: { password: v.password } },
+        { errorMode: 'inline', quiet: true },
+      );
       setDone(true);
     } catch (e) {
       if (e instanceof ApiError) setError(e.message);
@@ -24,7 +28,9 @@ export default function ResetPage() {
   };
   return (
     <PublicCard title={t('auth.resetTitle')}>
-      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="reset-error" />}
+      {error && (
+        <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} data-testid="reset-error" />
+      )}
       {done ? (
         <Alert type="success" showIcon message={t('auth.passwordChanged')} data-testid="reset-done" />
       ) : (
@@ -32,13 +38,30 @@ export default function ResetPage() {
           <Form.Item name="password" label={t('auth.newPassword')} rules={passwordRules(t)}>
             <Input.Password data-testid="reset-password" autoComplete="new-password" />
           </Form.Item>
-          <Form.Item name="confirm" label={t('auth.confirmPassword')} dependencies={['password']} rules={[...passwordRules(t), ({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('auth.passwordsDoNotMatch')))) })]}>
+          <Form.Item
+            name="confirm"
+            label={t('auth.confirmPassword')}
+            dependencies={['password']}
+            rules={[
+              ...passwordRules(t),
+              ({ getFieldValue }) => ({
+                validator: (_, v) =>
+                  v === getFieldValue('password')
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t('auth.passwordsDoNotMatch'))),
+              }),
+            ]}
+          >
             <Input.Password data-testid="reset-confirm" autoComplete="new-password" />
           </Form.Item>
-          <Button type="primary" htmlType="submit" block data-testid="reset-save">{t('auth.setPassword')}</Button>
+          <Button type="primary" htmlType="submit" block data-testid="reset-save">
+            {t('auth.setPassword')}
+          </Button>
         </Form>
       )}
-      <div style={{ marginTop: 12 }}><Link to="/auth/login">{t('auth.backToLogin')}</Link></div>
+      <div style={{ marginTop: 12 }}>
+        <Link to="/auth/login">{t('auth.backToLogin')}</Link>
+      </div>
     </PublicCard>
   );
 }

@@ -11,7 +11,11 @@ export default function ResetPasswordPage() {
   const { t } = useTranslation();
   const [sent, setSent] = useState(false);
   const submit = async (v: { email_or_name: string }) => {
-    await call(api.auth.requestPasswordReset, { body: { email_or_name: v.email_or_name, base_url: window.location.origin } }, { errorMode: 'inline' });
+    await call(
+      api.auth.requestPasswordReset,
+      { body: { email_or_name: v.email_or_name, base_url: window.location.origin } },
+      { errorMode: 'inline' },
+    );
     setSent(true);
   };
   return (
@@ -22,14 +26,22 @@ export default function ResetPasswordPage() {
         <>
           <p style={{ color: '#555' }}>{t('auth.resetHelp')}</p>
           <Form layout="vertical" onFinish={(v: { email_or_name: string }) => void submit(v)}>
-            <Form.Item name="email_or_name" label={t('auth.nameOrEmail')} rules={[{ required: true, message: t('common.required', { field: t('auth.nameOrEmail') }) }]}>
+            <Form.Item
+              name="email_or_name"
+              label={t('auth.nameOrEmail')}
+              rules={[{ required: true, message: t('common.required', { field: t('auth.nameOrEmail') }) }]}
+            >
               <Input autoFocus data-testid="reset-name" />
             </Form.Item>
-            <Button type="primary" htmlType="submit" block data-testid="reset-submit">{t('auth.sendLink')}</Button>
+            <Button type="primary" htmlType="submit" block data-testid="reset-submit">
+              {t('auth.sendLink')}
+            </Button>
           </Form>
         </>
       )}
-      <div style={{ marginTop: 12 }}><Link to="/auth/login">{t('auth.backToLogin')}</Link></div>
+      <div style={{ marginTop: 12 }}>
+        <Link to="/auth/login">{t('auth.backToLogin')}</Link>
+      </div>
     </PublicCard>
   );
 }

@@ -16,7 +16,11 @@ export default function SetupPage() {
   const navigate = useNavigate();
   const session = useSession();
   const [error, setError] = useState<string | null>(null);
-  const hasUser = useApi(api.user.hasUser, {}, { callOptions: { errorMode: 'inline', quiet: true }, staleTime: 0 });
+  const hasUser = useApi(
+    api.user.hasUser,
+    {},
+    { callOptions: { errorMode: 'inline', quiet: true }, staleTime: 0 },
+  );
   useEffect(() => {
     if (hasUser.data?.has_user) {
       session.setHasUser(true);
@@ -24,11 +28,33 @@ export default function SetupPage() {
     }
   }, [hasUser.data, navigate, session]);
 
-  const submit = async (v: { name: string; email: string; first_name?: string; last_name?: string; passwd: string }) => {
+  const submit = async (v: {
+    name: string;
+    email: string;
+    first_name?: string;
+    last_name?: string;
+    passwd: string;
+  }) => {
     setError(null);
     try {
-      await call(api.user.createUser, { body: { name: v.name, email: v.email, first_name: v.first_name ?? '', last_name: v.last_name ?? '', passwd: v.passwd } }, { errorMode: 'inline' });
-      const { token } = await call(api.auth.signIn, { body: { email_or_name: v.name, password: v.passwd } }, { errorMode: 'inline' });
+      await call(
+        api.user.createUser,
+        {
+          body: {
+            name: v.name,
+            email: v.email,
+            first_name: v.first_name ?? '',
+            last_name: v.last_name ?? '',
+            passwd: v.passwd,
+          },
+        },
+        { errorMode: 'inline' },
+      );
+      const { token } = await call(
+        api.auth.signIn,
+        { body: { email_or_name: v.name, password: v.passwd } },
+        { errorMode: 'inline' },
+      );
       await session.signIn(token);
       navigate('/first_time_wizard', { replace: true });
       // Only now, and in the same transition as the router's update: were the guard to learn that a user
@@ -43,23 +69,63 @@ export default function SetupPage() {
     <PublicCard title={t('auth.setupTitle')}>
       <p style={{ color: '#555' }}>{t('auth.setupHelp')}</p>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
-      <Form layout="vertical" onFinish={(v: { name: string; email: string; first_name?: string; last_name?: string; passwd: string }) => void submit(v)}>
-        <Form.Item name="name" label={t('auth.userName')} rules={[{ required: true, message: t('common.required', { field: t('auth.userName') }) }]}>
+      <Form
+        layout="vertical"
+        onFinish={(v: {
+          name: string;
+          email: string;
+          first_name?: string;
+          last_name?: string;
+          passwd: string;
+        }) => void submit(v)}
+      >
+        <Form.Item
+          name="name"
+          label={t('auth.userName')}
+          rules={[{ required: true, message: t('common.required', { field: t('auth.userName') }) }]}
+        >
           <Input autoFocus data-testid="setup-name" />
         </Form.Item>
-        <Form.Item name="email" label={t('auth.email')} rules={[{ required: true, type: 'email', message: serverMessage('invalidEmail', [t('auth.email')]) }]}>
+        <Form.Item
+          name="email"
+          label={t('auth.email')}
+          rules={[
+            { required: true, type: 'email', message: serverMessage('invalidEmail', [t('auth.email')]) },
+          ]}
+        >
           <Input data-testid="setup-email" />
         </Form.Item>
-        <Form.Item name="first_name" label={t('auth.firstName')} rules={[{ pattern: /^[\p{L} ]*$/u, message: t('profile.lettersAndSpaces') }]}>
+        <Form.Item
+          name="first_name"
+          label={t('auth.firstName')}
+          rules={[{ pattern: /^[\p{L} ]*$/u, message: t('profile.lettersAndSpaces') }]}
+        >
           <Input />
         </Form.Item>
-        <Form.Item name="last_name" label={t('auth.lastName')} rules={[{ pattern: /^[\p{L} ]*$/u, message: t('profile.lettersAndSpaces') }]}>
+        <Form.Item
+          name="last_name"
+          label={t('auth.lastName')}
+          rules={[{ pattern: /^[\p{L} ]*$/u, message: t('profile.lettersAndSpaces') }]}
+        >
           <Input />
         </Form.Item>
         <Form.Item name="passwd" label={t('auth.password')} rules={passwordRules(t)}>
           <Input.Password data-testid="setup-password" autoComplete="new-password" />
         </Form.Item>
-        <Form.Item name="confirm" label={t('auth.confirmPassword')} dependencies={['passwd']} rules={[...passwordRules(t), ({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('passwd') ? Promise.resolve() : Promise.reject(new Error(t('auth.passwordsDoNotMatch')))) })]}>
+        <Form.Item
+          name="confirm"
+          label={t('auth.confirmPassword')}
+          dependencies={['passwd']}
+          rules={[
+            ...passwordRules(t),
+            ({ getFieldValue }) => ({
+              validator: (_, v) =>
+                v === getFieldValue('passwd')
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('auth.passwordsDoNotMatch'))),
+            }),
+          ]}
+        >
           <Input.Password data-testid="setup-confirm" autoComplete="new-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" block data-testid="setup-submit">

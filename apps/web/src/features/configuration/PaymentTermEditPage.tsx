@@ -20,7 +20,15 @@ export default function PaymentTermEditPage() {
         title: 'configuration.general',
         fields: [
           { name: 'name', label: 'configuration.name', kind: 'text', required: true },
-          { name: 'invoicing_cycle', label: 'configuration.invoicingCycle', kind: 'select', options: (['daily', 'weekly', 'monthly', 'yearly'] as const).map((c) => ({ value: c, label: t(`configuration.cycles.${c}`) })) },
+          {
+            name: 'invoicing_cycle',
+            label: 'configuration.invoicingCycle',
+            kind: 'select',
+            options: (['daily', 'weekly', 'monthly', 'yearly'] as const).map((c) => ({
+              value: c,
+              label: t(`configuration.cycles.${c}`),
+            })),
+          },
           { name: 'grace_days', label: 'configuration.graceDays', kind: 'number' },
           { name: 'notify_days', label: 'configuration.notifyDays', kind: 'number' },
         ],

@@ -14,11 +14,21 @@ const resource = crudListResource<Row>(api.configuration.paymentTerm, {
   nameOf: (r) => r.name,
   columns: [
     { key: 'name', title: 'configuration.name', sortable: true },
-    { key: 'invoicing_cycle', title: 'configuration.invoicingCycle', sortable: true, render: (r, t) => t(`configuration.cycles.${r.invoicing_cycle}`) },
+    {
+      key: 'invoicing_cycle',
+      title: 'configuration.invoicingCycle',
+      sortable: true,
+      render: (r, t) => t(`configuration.cycles.${r.invoicing_cycle}`),
+    },
     { key: 'grace_days', title: 'configuration.graceDays' },
     { key: 'notify_days', title: 'configuration.notifyDays' },
     { key: 'usage_count', title: 'configuration.usage', sortable: true },
-    { key: 'updated_at', title: 'configuration.updated', sortable: true, render: (r) => r.updated_at.replace('T', ' ').slice(0, 16) },
+    {
+      key: 'updated_at',
+      title: 'configuration.updated',
+      sortable: true,
+      render: (r) => r.updated_at.replace('T', ' ').slice(0, 16),
+    },
   ],
   filters: [{ name: 'name', title: 'common.search', kind: 'text' }],
 });

@@ -9,8 +9,16 @@ const timeProfileEdit = lazy(() => import('./TimeProfileEditPage'));
 export const configurationRoutes: RouteDef[] = [
   { path: '/configuration/payment_term', title: 'configuration.paymentTerms', page: paymentTerms },
   { path: '/configuration/payment_term/new', title: 'configuration.newPaymentTerm', page: paymentTermEdit },
-  { path: '/configuration/payment_term/edit/:id', title: 'configuration.editPaymentTerm', page: paymentTermEdit },
+  {
+    path: '/configuration/payment_term/edit/:id',
+    title: 'configuration.editPaymentTerm',
+    page: paymentTermEdit,
+  },
   { path: '/configuration/time_profile', title: 'configuration.timeProfiles', page: timeProfiles },
   { path: '/configuration/time_profile/new', title: 'configuration.newTimeProfile', page: timeProfileEdit },
-  { path: '/configuration/time_profile/edit/:id', title: 'configuration.editTimeProfile', page: timeProfileEdit },
+  {
+    path: '/configuration/time_profile/edit/:id',
+    title: 'configuration.editTimeProfile',
+    page: timeProfileEdit,
+  },
 ];

@@ -8,7 +8,11 @@ import { useApi } from '../../api/queries';
 export default function AdminHomePage() {
   const { t } = useTranslation();
   const home = useApi(api.home.adminHome, {}, { refetchInterval: 60_000 });
-  const signins = useApi(api.log.listSigninHistory, { query: { page: 0, per_page: 8 } }, { callOptions: { errorMode: 'inline', quiet: true } });
+  const signins = useApi(
+    api.log.listSigninHistory,
+    { query: { page: 0, per_page: 8 } },
+    { callOptions: { errorMode: 'inline', quiet: true } },
+  );
   const d = home.data;
   const stat = (key: string, title: string, value: number | string | undefined, to?: string) => (
     <Card key={key} size="small" data-testid={`stat-${key}`}>
@@ -17,7 +21,9 @@ export default function AdminHomePage() {
   );
   return (
     <div>
-      <div className="page-head"><h1>{t('home.adminTitle')}</h1></div>
+      <div className="page-head">
+        <h1>{t('home.adminTitle')}</h1>
+      </div>
       <div className="stat-grid">
         {stat('users', 'home.users', d?.users, '/configuration/users')}
         {stat('clients', 'home.clients', d?.clients)}
@@ -36,10 +42,20 @@ export default function AdminHomePage() {
             pagination={false}
             dataSource={signins.data.items}
             columns={[
-              { title: t('system.time'), dataIndex: 'created_at', render: (v: string) => v.replace('T', ' ').slice(0, 19) },
+              {
+                title: t('system.time'),
+                dataIndex: 'created_at',
+                render: (v: string) => v.replace('T', ' ').slice(0, 19),
+              },
               { title: t('users.name'), dataIndex: 'name' },
               { title: t('system.ip'), dataIndex: 'ip' },
-              { title: t('system.result'), dataIndex: 'result', render: (v: string) => <Tag color={v === 'success' ? 'green' : v === 'failed' ? 'orange' : 'red'}>{v}</Tag> },
+              {
+                title: t('system.result'),
+                dataIndex: 'result',
+                render: (v: string) => (
+                  <Tag color={v === 'success' ? 'green' : v === 'failed' ? 'orange' : 'red'}>{v}</Tag>
+                ),
+              },
             ]}
           />
         </Card>

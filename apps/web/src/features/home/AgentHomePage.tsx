@@ -10,9 +10,13 @@ export default function AgentHomePage() {
   const items = balances.data?.items ?? [];
   return (
     <div>
-      <div className="page-head"><h1>{t('home.agentTitle')}</h1></div>
+      <div className="page-head">
+        <h1>{t('home.agentTitle')}</h1>
+      </div>
       <div className="stat-grid">
-        <Card size="small"><Statistic title={t('home.clients')} value={items.length} /></Card>
+        <Card size="small">
+          <Statistic title={t('home.clients')} value={items.length} />
+        </Card>
       </div>
       <Card size="small" title={t('home.clientBalances')}>
         <Table
@@ -22,9 +26,24 @@ export default function AgentHomePage() {
           data-testid="agent-clients"
           columns={[
             { title: t('auth.carrierName'), dataIndex: 'name' },
-            { title: t('home.balance'), align: 'right', render: (_, r) => `${r.currency} ${Number(r.balance).toFixed(2)}` },
-            { title: t('home.creditLimit'), align: 'right', render: (_, r) => Number(r.credit_limit).toFixed(2) },
-            { title: t('common.status'), render: (_, r) => <Tag color={r.is_active ? 'green' : 'default'}>{r.is_active ? t('common.active') : t('common.inactive')}</Tag> },
+            {
+              title: t('home.balance'),
+              align: 'right',
+              render: (_, r) => `${r.currency} ${Number(r.balance).toFixed(2)}`,
+            },
+            {
+              title: t('home.creditLimit'),
+              align: 'right',
+              render: (_, r) => Number(r.credit_limit).toFixed(2),
+            },
+            {
+              title: t('common.status'),
+              render: (_, r) => (
+                <Tag color={r.is_active ? 'green' : 'default'}>
+                  {r.is_active ? t('common.active') : t('common.inactive')}
+                </Tag>
+              ),
+            },
           ]}
         />
       </Card>

@@ -39,7 +39,11 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     const seq = ++checkSeq.current;
     setCurrentOk(false);
     if (!password) return;
-    const r = await call(api.auth.checkPassword, { body: { password } }, { errorMode: 'inline', quiet: true }).catch(() => ({ valid: false }));
+    const r = await call(
+      api.auth.checkPassword,
+      { body: { password } },
+      { errorMode: 'inline', quiet: true },
+    ).catch(() => ({ valid: false }));
     if (seq === checkSeq.current) {
       setCurrentOk(r.valid);
       void form.validateFields(['current']);
@@ -58,7 +62,16 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   };
 
   return (
-    <Modal open={open} title={t('frame.changePassword')} onOk={() => void submit()} onCancel={cancel} okText={t('common.save')} cancelText={t('common.cancel')} okButtonProps={{ 'data-testid': 'password-save', disabled: needsCurrent && currentOk !== true }} destroyOnHidden>
+    <Modal
+      open={open}
+      title={t('frame.changePassword')}
+      onOk={() => void submit()}
+      onCancel={cancel}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ 'data-testid': 'password-save', disabled: needsCurrent && currentOk !== true }}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical">
         {needsCurrent && (
           <Form.Item
@@ -67,10 +80,19 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
             validateTrigger={['onChange', 'onBlur']}
             rules={[
               { required: true, message: t('common.required', { field: t('profile.currentPassword') }) },
-              { validator: () => (currentOkRef.current === false ? Promise.reject(new Error(t('profile.incorrectCurrentPassword'))) : Promise.resolve()) },
+              {
+                validator: () =>
+                  currentOkRef.current === false
+                    ? Promise.reject(new Error(t('profile.incorrectCurrentPassword')))
+                    : Promise.resolve(),
+              },
             ]}
           >
-            <Input.Password data-testid="password-current" autoComplete="current-password" onChange={(e) => void checkCurrent(e.target.value)} />
+            <Input.Password
+              data-testid="password-current"
+              autoComplete="current-password"
+              onChange={(e) => void checkCurrent(e.target.value)}
+            />
           </Form.Item>
         )}
         <Form.Item name="passwd" label={t('auth.newPassword')} rules={passwordRules(t)}>
@@ -80,7 +102,15 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           name="confirm"
           label={t('auth.confirmPassword')}
           dependencies={['passwd']}
-          rules={[...passwordRules(t), ({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('passwd') ? Promise.resolve() : Promise.reject(new Error(t('auth.passwordsDoNotMatch')))) })]}
+          rules={[
+            ...passwordRules(t),
+            ({ getFieldValue }) => ({
+              validator: (_, v) =>
+                v === getFieldValue('passwd')
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('auth.passwordsDoNotMatch'))),
+            }),
+          ]}
         >
           <Input.Password data-testid="password-confirm" autoComplete="new-password" />
         </Form.Item>

@@ -38,18 +38,41 @@ export default function MyProfilePage() {
 
   const loaded: ProfileForm | null = useMemo(() => {
     const p = profile.data;
-    return p ? { first_name: p.first_name, last_name: p.last_name, email: p.email, landing_page: p.landing_page, is_show_daily_usage: p.is_show_daily_usage, is_daily_balance_notification: p.is_daily_balance_notification, zero_balance_notice: p.zero_balance_notice } : null;
+    return p
+      ? {
+          first_name: p.first_name,
+          last_name: p.last_name,
+          email: p.email,
+          landing_page: p.landing_page,
+          is_show_daily_usage: p.is_show_daily_usage,
+          is_daily_balance_notification: p.is_daily_balance_notification,
+          zero_balance_notice: p.zero_balance_notice,
+        }
+      : null;
   }, [profile.data]);
   useEffect(() => {
     if (loaded) form.setFieldsValue(loaded);
   }, [loaded, form]);
 
-  const changed = Boolean(loaded && values && (avatarFile || (Object.keys(loaded) as (keyof ProfileForm)[]).some((k) => k in values && values[k] !== undefined && (values[k] ?? null) !== (loaded[k] ?? null))));
+  const changed = Boolean(
+    loaded &&
+    values &&
+    (avatarFile ||
+      (Object.keys(loaded) as (keyof ProfileForm)[]).some(
+        (k) => k in values && values[k] !== undefined && (values[k] ?? null) !== (loaded[k] ?? null),
+      )),
+  );
   const emailHasMany = (values?.email ?? '').includes(';');
   const canSubmit = Boolean(values?.first_name?.trim() && values?.email?.trim()) && !emailHasMany && changed;
 
   const landingOptions = useMemo(
-    () => submenus.filter((m) => m.is_readable).map((m) => ({ value: m.web_url, label: `${m.group_name} › ${menuDisplayName(m.group_name, m.display_name)}` })),
+    () =>
+      submenus
+        .filter((m) => m.is_readable)
+        .map((m) => ({
+          value: m.web_url,
+          label: `${m.group_name} › ${menuDisplayName(m.group_name, m.display_name)}`,
+        })),
     [submenus],
   );
 
@@ -64,19 +87,40 @@ export default function MyProfilePage() {
         fd.append('file', avatarFile);
         avatarId = (await upload(api.config.importFile.path, fd)).object_id;
       }
-      await call(api.user.patchOwnUser, {
-        body: {
-          first_name: v.first_name.trim(),
-          last_name: (v.last_name ?? '').trim(),
-          email: v.email.trim(),
-          ...(user.user_type === 'admin' ? { landing_page: v.landing_page ?? null } : {}),
-          ...(avatarId ? { avatar_id: avatarId } : {}),
-          ...(isCarrier ? { is_show_daily_usage: v.is_show_daily_usage } : {}),
+      await call(
+        api.user.patchOwnUser,
+        {
+          body: {
+            first_name: v.first_name.trim(),
+            last_name: (v.last_name ?? '').trim(),
+            email: v.email.trim(),
+            ...(user.user_type === 'admin' ? { landing_page: v.landing_page ?? null } : {}),
+            ...(avatarId ? { avatar_id: avatarId } : {}),
+            ...(isCarrier ? { is_show_daily_usage: v.is_show_daily_usage } : {}),
+          },
         },
-      }, { errorMode: 'inline' });
+        { errorMode: 'inline' },
+      );
       flash(t('profile.profileUpdateSuccessfullyNew'));
-      if (isCarrier && isClientCompany && loaded && (v.is_daily_balance_notification !== loaded.is_daily_balance_notification || v.zero_balance_notice !== loaded.zero_balance_notice || v.is_show_daily_usage !== loaded.is_show_daily_usage)) {
-        await call(api.user.patchOwnUser, { body: { is_show_daily_usage: v.is_show_daily_usage, is_daily_balance_notification: v.is_daily_balance_notification, zero_balance_notice: v.zero_balance_notice } }, { errorMode: 'inline' });
+      if (
+        isCarrier &&
+        isClientCompany &&
+        loaded &&
+        (v.is_daily_balance_notification !== loaded.is_daily_balance_notification ||
+          v.zero_balance_notice !== loaded.zero_balance_notice ||
+          v.is_show_daily_usage !== loaded.is_show_daily_usage)
+      ) {
+        await call(
+          api.user.patchOwnUser,
+          {
+            body: {
+              is_show_daily_usage: v.is_show_daily_usage,
+              is_daily_balance_notification: v.is_daily_balance_notification,
+              zero_balance_notice: v.zero_balance_notice,
+            },
+          },
+          { errorMode: 'inline' },
+        );
         flash(t('profile.notificationUpdatedSuccessfully'));
       }
       setAvatarFile(null);
@@ -87,10 +131,14 @@ export default function MyProfilePage() {
     }
   };
 
-  const avatarSrc = avatarPreview ?? (user.avatar_id ? `/api/config/export/public/${user.avatar_id}` : undefined);
+  const avatarSrc =
+    avatarPreview ?? (user.avatar_id ? `/api/config/export/public/${user.avatar_id}` : undefined);
   return (
     <div style={{ maxWidth: 720 }}>
-      <Breadcrumb items={[{ title: t('profile.title') }, { title: t('profile.breadcrumb') }]} style={{ marginBottom: 12 }} />
+      <Breadcrumb
+        items={[{ title: t('profile.title') }, { title: t('profile.breadcrumb') }]}
+        style={{ marginBottom: 12 }}
+      />
       <Card title={<h1 style={{ fontSize: 20, margin: 0 }}>{t('profile.title')}</h1>}>
         <Form form={form} layout="vertical" onFinish={(v) => void submit(v)}>
           <Form.Item label={t('profile.avatar')} extra={t('profile.avatarTypes')}>
@@ -110,15 +158,34 @@ export default function MyProfilePage() {
                   return false;
                 }}
               >
-                <Button icon={<UploadOutlined />} data-testid="profile-avatar-pick">{t('profile.changeAvatar')}</Button>
+                <Button icon={<UploadOutlined />} data-testid="profile-avatar-pick">
+                  {t('profile.changeAvatar')}
+                </Button>
               </Upload>
             </Space>
           </Form.Item>
           <Space.Compact block style={{ gap: 12 }}>
-            <Form.Item name="first_name" label={t('auth.firstName')} style={{ flex: 1 }} rules={[{ required: true, whitespace: true, message: t('common.required', { field: t('auth.firstName') }) }, { pattern: NAME, message: t('profile.lettersAndSpaces') }]}>
+            <Form.Item
+              name="first_name"
+              label={t('auth.firstName')}
+              style={{ flex: 1 }}
+              rules={[
+                {
+                  required: true,
+                  whitespace: true,
+                  message: t('common.required', { field: t('auth.firstName') }),
+                },
+                { pattern: NAME, message: t('profile.lettersAndSpaces') },
+              ]}
+            >
               <Input data-testid="profile-first-name" />
             </Form.Item>
-            <Form.Item name="last_name" label={t('auth.lastName')} style={{ flex: 1 }} rules={[{ pattern: NAME, message: t('profile.lettersAndSpaces') }]}>
+            <Form.Item
+              name="last_name"
+              label={t('auth.lastName')}
+              style={{ flex: 1 }}
+              rules={[{ pattern: NAME, message: t('profile.lettersAndSpaces') }]}
+            >
               <Input data-testid="profile-last-name" />
             </Form.Item>
           </Space.Compact>
@@ -126,14 +193,29 @@ export default function MyProfilePage() {
             name="email"
             label={t('auth.email')}
             validateStatus={emailHasMany ? 'warning' : undefined}
-            help={emailHasMany ? <span data-testid="profile-email-warning">{t('profile.onlyOneEmail')}</span> : undefined}
-            rules={[{ required: true, whitespace: true, message: t('common.required', { field: t('auth.email') }) }, ...(emailHasMany ? [] : [{ type: 'email' as const, message: serverMessage('invalidEmail', [t('auth.email')]) }])]}
+            help={
+              emailHasMany ? (
+                <span data-testid="profile-email-warning">{t('profile.onlyOneEmail')}</span>
+              ) : undefined
+            }
+            rules={[
+              { required: true, whitespace: true, message: t('common.required', { field: t('auth.email') }) },
+              ...(emailHasMany
+                ? []
+                : [{ type: 'email' as const, message: serverMessage('invalidEmail', [t('auth.email')]) }]),
+            ]}
           >
             <Input data-testid="profile-email" />
           </Form.Item>
           {user.user_type === 'admin' && (
             <Form.Item name="landing_page" label={t('profile.landingPage')}>
-              <Select allowClear showSearch options={landingOptions} optionFilterProp="label" data-testid="profile-landing" />
+              <Select
+                allowClear
+                showSearch
+                options={landingOptions}
+                optionFilterProp="label"
+                data-testid="profile-landing"
+              />
             </Form.Item>
           )}
           {isCarrier && (
@@ -154,8 +236,26 @@ export default function MyProfilePage() {
             </Form.Item>
           )}
           <Space>
-            <Button type="primary" htmlType="submit" disabled={!canSubmit} loading={busy} data-testid="profile-submit">{t('common.submit')}</Button>
-            <Button disabled={!changed} onClick={() => { if (loaded) form.setFieldsValue(loaded); setAvatarFile(null); setAvatarPreview(null); }} data-testid="profile-reset">{t('common.reset')}</Button>
+            <Button
+              type="primary"
+              htmlType="submit"
+              disabled={!canSubmit}
+              loading={busy}
+              data-testid="profile-submit"
+            >
+              {t('common.submit')}
+            </Button>
+            <Button
+              disabled={!changed}
+              onClick={() => {
+                if (loaded) form.setFieldsValue(loaded);
+                setAvatarFile(null);
+                setAvatarPreview(null);
+              }}
+              data-testid="profile-reset"
+            >
+              {t('common.reset')}
+            </Button>
           </Space>
         </Form>
       </Card>

@@ -19,7 +19,11 @@ export default function RoleEditPage() {
   const { flash } = useFeedback();
   const { id } = useParams();
   const roleId = id ? Number(id) : null;
-  const existing = useApi(api.role.getRole, { params: { id: roleId ?? 0 } }, { enabled: roleId !== null, staleTime: 0 });
+  const existing = useApi(
+    api.role.getRole,
+    { params: { id: roleId ?? 0 } },
+    { enabled: roleId !== null, staleTime: 0 },
+  );
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [groups, setGroups] = useState<Record<number, boolean>>({});
@@ -30,25 +34,44 @@ export default function RoleEditPage() {
     if (!r) return;
     setName(r.role_name);
     setGroups(Object.fromEntries(r.group_privilegies.map((g) => [g.id, g.readable])));
-    setPrivs(Object.fromEntries(r.role_privilegies.map((p) => [p.func_name, { readable: p.readable, writable: p.writable, executable: p.executable }])));
+    setPrivs(
+      Object.fromEntries(
+        r.role_privilegies.map((p) => [
+          p.func_name,
+          { readable: p.readable, writable: p.writable, executable: p.executable },
+        ]),
+      ),
+    );
   }, [existing.data]);
 
   const rows = useMemo(
     () =>
       MENU_MODULES.flatMap((m) =>
-        m.items.filter((i) => i.web_url !== '/tools/lawful_intercept').map((i) => ({ key: `${m.id}:${i.web_url}`, moduleId: m.id, module: m.group_name, page: menuDisplayName(m.group_name, i.display_name), url: i.web_url })),
+        m.items
+          .filter((i) => i.web_url !== '/tools/lawful_intercept')
+          .map((i) => ({
+            key: `${m.id}:${i.web_url}`,
+            moduleId: m.id,
+            module: m.group_name,
+            page: menuDisplayName(m.group_name, i.display_name),
+            url: i.web_url,
+          })),
       ).filter((r, idx, all) => all.findIndex((x) => x.url === r.url) === idx),
     [],
   );
-  const setFlag = (url: string, flag: keyof Flags, v: boolean) => setPrivs((p) => ({ ...p, [url]: { ...(p[url] ?? NONE), [flag]: v } }));
-  const setAll = (flag: keyof Flags, v: boolean) => setPrivs((p) => Object.fromEntries(rows.map((r) => [r.url, { ...(p[r.url] ?? NONE), [flag]: v }])));
+  const setFlag = (url: string, flag: keyof Flags, v: boolean) =>
+    setPrivs((p) => ({ ...p, [url]: { ...(p[url] ?? NONE), [flag]: v } }));
+  const setAll = (flag: keyof Flags, v: boolean) =>
+    setPrivs((p) => Object.fromEntries(rows.map((r) => [r.url, { ...(p[r.url] ?? NONE), [flag]: v }])));
 
   const save = async () => {
     setNameError(null);
     const body = {
       role_name: name.trim(),
       group_privilegies: MENU_MODULES.map((m) => ({ id: m.id, readable: groups[m.id] ?? false })),
-      role_privilegies: Object.entries(privs).filter(([, f]) => f.readable || f.writable || f.executable).map(([func_name, f]) => ({ func_name, ...f })),
+      role_privilegies: Object.entries(privs)
+        .filter(([, f]) => f.readable || f.writable || f.executable)
+        .map(([func_name, f]) => ({ func_name, ...f })),
     };
     const parsed = api.role.roleWrite.safeParse(body);
     if (!parsed.success) {
@@ -67,18 +90,48 @@ export default function RoleEditPage() {
 
   if (roleId && existing.isLoading) return <Spinner />;
   const check = (url: string, flag: keyof Flags) => (
-    <Checkbox checked={privs[url]?.[flag] ?? false} onChange={(e) => setFlag(url, flag, e.target.checked)} data-testid={`perm-${flag}-${url}`} />
+    <Checkbox
+      checked={privs[url]?.[flag] ?? false}
+      onChange={(e) => setFlag(url, flag, e.target.checked)}
+      data-testid={`perm-${flag}-${url}`}
+    />
   );
   return (
-    <Card title={<h1 style={{ fontSize: 20, margin: 0 }}>{t(roleId ? 'roles.editRole' : 'roles.newRole')}</h1>}>
-      <Form.Item label={t('roles.name')} validateStatus={nameError ? 'error' : undefined} help={nameError} required>
-        <Input value={name} onChange={(e) => setName(e.target.value)} style={{ maxWidth: 360 }} data-testid="role-name" />
+    <Card
+      title={<h1 style={{ fontSize: 20, margin: 0 }}>{t(roleId ? 'roles.editRole' : 'roles.newRole')}</h1>}
+    >
+      <Form.Item
+        label={t('roles.name')}
+        validateStatus={nameError ? 'error' : undefined}
+        help={nameError}
+        required
+      >
+        <Input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          style={{ maxWidth: 360 }}
+          data-testid="role-name"
+        />
       </Form.Item>
       <Space style={{ marginBottom: 8 }} wrap>
-        <Button size="small" onClick={() => setAll('readable', true)}>{t('roles.allRead')}</Button>
-        <Button size="small" onClick={() => setAll('writable', true)}>{t('roles.allWrite')}</Button>
-        <Button size="small" onClick={() => setAll('executable', true)}>{t('roles.allExecute')}</Button>
-        <Button size="small" onClick={() => { setPrivs({}); setGroups({}); }}>{t('common.clear')}</Button>
+        <Button size="small" onClick={() => setAll('readable', true)}>
+          {t('roles.allRead')}
+        </Button>
+        <Button size="small" onClick={() => setAll('writable', true)}>
+          {t('roles.allWrite')}
+        </Button>
+        <Button size="small" onClick={() => setAll('executable', true)}>
+          {t('roles.allExecute')}
+        </Button>
+        <Button
+          size="small"
+          onClick={() => {
+            setPrivs({});
+            setGroups({});
+          }}
+        >
+          {t('common.clear')}
+        </Button>
       </Space>
       <Table
         size="small"
@@ -91,9 +144,18 @@ export default function RoleEditPage() {
             title: t('roles.module'),
             dataIndex: 'module',
             width: 200,
-            onCell: (r, i) => ({ rowSpan: i !== undefined && i > 0 && rows[i - 1]?.moduleId === r.moduleId ? 0 : rows.filter((x) => x.moduleId === r.moduleId).length }),
+            onCell: (r, i) => ({
+              rowSpan:
+                i !== undefined && i > 0 && rows[i - 1]?.moduleId === r.moduleId
+                  ? 0
+                  : rows.filter((x) => x.moduleId === r.moduleId).length,
+            }),
             render: (_, r) => (
-              <Checkbox checked={groups[r.moduleId] ?? false} onChange={(e) => setGroups((g) => ({ ...g, [r.moduleId]: e.target.checked }))} data-testid={`group-${r.module}`}>
+              <Checkbox
+                checked={groups[r.moduleId] ?? false}
+                onChange={(e) => setGroups((g) => ({ ...g, [r.moduleId]: e.target.checked }))}
+                data-testid={`group-${r.module}`}
+              >
                 {r.module}
               </Checkbox>
             ),
@@ -105,7 +167,9 @@ export default function RoleEditPage() {
         ]}
       />
       <Space style={{ marginTop: 16 }}>
-        <Button type="primary" onClick={() => void save()} data-testid="role-save">{t('common.save')}</Button>
+        <Button type="primary" onClick={() => void save()} data-testid="role-save">
+          {t('common.save')}
+        </Button>
         <Button onClick={() => navigate('/configuration/roles')}>{t('common.cancel')}</Button>
       </Space>
     </Card>

@@ -16,12 +16,32 @@ const rolesResource: ListResource<RoleRow> = {
   newPath: '/configuration/roles/new',
   editPath: (r) => `/configuration/roles/edit/${r.role_id}`,
   columns: [
-    { key: 'role_name', title: 'roles.name', sortable: true, render: (r) => <span data-testid={`role-${r.role_name}`}>{r.role_name}</span> },
-    { key: 'usage_count', title: 'roles.usage', sortable: true, render: (r) => <Link to={`/configuration/user_management/role_id/${r.role_id}`}>{r.usage_count}</Link> },
-    { key: 'updated_at', title: 'roles.updated', sortable: true, render: (r) => r.updated_at.replace('T', ' ').slice(0, 19) },
+    {
+      key: 'role_name',
+      title: 'roles.name',
+      sortable: true,
+      render: (r) => <span data-testid={`role-${r.role_name}`}>{r.role_name}</span>,
+    },
+    {
+      key: 'usage_count',
+      title: 'roles.usage',
+      sortable: true,
+      render: (r) => <Link to={`/configuration/user_management/role_id/${r.role_id}`}>{r.usage_count}</Link>,
+    },
+    {
+      key: 'updated_at',
+      title: 'roles.updated',
+      sortable: true,
+      render: (r) => r.updated_at.replace('T', ' ').slice(0, 19),
+    },
   ],
   filters: [{ name: 'role_name', title: 'common.search', kind: 'text' }],
-  remove: { endpoint: api.role.deleteRole, name: (r) => r.role_name, counts: () => 1, disabled: (r) => r.usage_count > 0 },
+  remove: {
+    endpoint: api.role.deleteRole,
+    name: (r) => r.role_name,
+    counts: () => 1,
+    disabled: (r) => r.usage_count > 0,
+  },
 };
 
 export default function RolesPage() {

@@ -22,7 +22,12 @@ export default function FirstTimeWizardPage() {
   const system = useApi(api.config.getSystemConfig, {}, { staleTime: 0 });
   const branding = useApi(api.config.getLoginBranding, {}, { staleTime: 0 });
 
-  const saveSystem = async (v: { timezone: string; inactivity_timeout: number; operating_company: string; user_registration_enabled: boolean }) => {
+  const saveSystem = async (v: {
+    timezone: string;
+    inactivity_timeout: number;
+    operating_company: string;
+    user_registration_enabled: boolean;
+  }) => {
     await call(api.config.patchSystemConfig, { body: v }, { errorMode: 'inline' });
     flash(t('common.modifiedSuccessfully'));
     await reload();
@@ -34,22 +39,53 @@ export default function FirstTimeWizardPage() {
     fd.append('format', file.name.split('.').pop()!.toLowerCase());
     fd.append('file', file);
     const { object_id } = await upload(api.config.importFile.path, fd);
-    const key = entity === 'logo' ? 'logo_image_id' : entity === 'favicon' ? 'favicon_id' : 'background_image_id';
+    const key =
+      entity === 'logo' ? 'logo_image_id' : entity === 'favicon' ? 'favicon_id' : 'background_image_id';
     await call(api.config.patchLoginBranding, { body: { [key]: object_id } }, { errorMode: 'inline' });
     await branding.refetch();
     flash(t('upload.importedSuccessfully'));
   };
 
   return (
-    <Card title={<h1 style={{ fontSize: 20, margin: 0 }}>{t('system.wizardTitle')}</h1>} style={{ maxWidth: 760 }}>
-      <Steps current={step} onChange={setStep} items={[{ title: t('system.wizardSystem') }, { title: t('system.wizardBranding') }, { title: t('system.wizardUsers') }]} style={{ marginBottom: 24 }} />
+    <Card
+      title={<h1 style={{ fontSize: 20, margin: 0 }}>{t('system.wizardTitle')}</h1>}
+      style={{ maxWidth: 760 }}
+    >
+      <Steps
+        current={step}
+        onChange={setStep}
+        items={[
+          { title: t('system.wizardSystem') },
+          { title: t('system.wizardBranding') },
+          { title: t('system.wizardUsers') },
+        ]}
+        style={{ marginBottom: 24 }}
+      />
       {step === 0 && system.data && (
-        <Form layout="vertical" initialValues={system.data} onFinish={(v: Parameters<typeof saveSystem>[0]) => void saveSystem(v)}>
-          <Form.Item name="operating_company" label={t('system.company')}><Input data-testid="wizard-company" /></Form.Item>
-          <Form.Item name="timezone" label={t('system.timezone')}><Select options={OFFSETS} data-testid="wizard-timezone" /></Form.Item>
-          <Form.Item name="inactivity_timeout" label={t('system.inactivity')}><InputNumber min={1} max={1440} data-testid="wizard-inactivity" /></Form.Item>
-          <Form.Item name="user_registration_enabled" label={t('system.registration')} valuePropName="checked"><Switch /></Form.Item>
-          <Button type="primary" htmlType="submit" data-testid="wizard-save-system">{t('common.save')}</Button>
+        <Form
+          layout="vertical"
+          initialValues={system.data}
+          onFinish={(v: Parameters<typeof saveSystem>[0]) => void saveSystem(v)}
+        >
+          <Form.Item name="operating_company" label={t('system.company')}>
+            <Input data-testid="wizard-company" />
+          </Form.Item>
+          <Form.Item name="timezone" label={t('system.timezone')}>
+            <Select options={OFFSETS} data-testid="wizard-timezone" />
+          </Form.Item>
+          <Form.Item name="inactivity_timeout" label={t('system.inactivity')}>
+            <InputNumber min={1} max={1440} data-testid="wizard-inactivity" />
+          </Form.Item>
+          <Form.Item
+            name="user_registration_enabled"
+            label={t('system.registration')}
+            valuePropName="checked"
+          >
+            <Switch />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" data-testid="wizard-save-system">
+            {t('common.save')}
+          </Button>
         </Form>
       )}
       {step === 1 && (
@@ -57,20 +93,41 @@ export default function FirstTimeWizardPage() {
           {(['logo', 'favicon', 'background'] as const).map((entity) => (
             <Space key={entity}>
               <span style={{ width: 140, display: 'inline-block' }}>{t(`system.${entity}`)}</span>
-              <Upload accept=".png,.jpg,.jpeg,.svg,.ico" showUploadList={false} beforeUpload={(f) => { void uploadImage(entity, f); return false; }}>
+              <Upload
+                accept=".png,.jpg,.jpeg,.svg,.ico"
+                showUploadList={false}
+                beforeUpload={(f) => {
+                  void uploadImage(entity, f);
+                  return false;
+                }}
+              >
                 <Button data-testid={`wizard-upload-${entity}`}>{t('upload.start')}</Button>
               </Upload>
-              {entity === 'logo' && branding.data?.logo_image_id && <img src={`/api/config/export/public/${branding.data.logo_image_id}`} alt="" style={{ height: 32 }} />}
+              {entity === 'logo' && branding.data?.logo_image_id && (
+                <img
+                  src={`/api/config/export/public/${branding.data.logo_image_id}`}
+                  alt=""
+                  style={{ height: 32 }}
+                />
+              )}
             </Space>
           ))}
-          <Button type="primary" onClick={() => setStep(2)}>{t('common.next')}</Button>
+          <Button type="primary" onClick={() => setStep(2)}>
+            {t('common.next')}
+          </Button>
         </Space>
       )}
       {step === 2 && (
         <Space>
-          <Link to="/configuration/roles/new"><Button>{t('roles.newRole')}</Button></Link>
-          <Link to="/configuration/user_management/system/new"><Button type="primary">{t('users.newUser')}</Button></Link>
-          <Link to="/"><Button>{t('system.done')}</Button></Link>
+          <Link to="/configuration/roles/new">
+            <Button>{t('roles.newRole')}</Button>
+          </Link>
+          <Link to="/configuration/user_management/system/new">
+            <Button type="primary">{t('users.newUser')}</Button>
+          </Link>
+          <Link to="/">
+            <Button>{t('system.done')}</Button>
+          </Link>
         </Space>
       )}
     </Card>

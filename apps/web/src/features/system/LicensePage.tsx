@@ -8,7 +8,9 @@ export default function LicensePage() {
   const { system } = useSignedIn();
   return (
     <Card title={<h1 style={{ fontSize: 20, margin: 0 }}>{t('system.licenseTitle')}</h1>}>
-      <p data-testid="license-text">{t('system.licenseText', { name: PROGRAM_NAME, version: VERSION, company: system.operating_company })}</p>
+      <p data-testid="license-text">
+        {t('system.licenseText', { name: PROGRAM_NAME, version: VERSION, company: system.operating_company })}
+      </p>
     </Card>
   );
 }

@@ -14,20 +14,30 @@ export default function ServerAdminPage() {
   const { t } = useTranslation();
   const version = useApi(api.config.getVersions);
   const disk = useApi(api.config.watchdogStatus, { params: { server: 'local' } });
-  const switches = useApi(api.sw.listSwitches, { query: { page: 0, per_page: 9999, order_by: 'switch_id', order_dir: 'asc' } });
+  const switches = useApi(api.sw.listSwitches, {
+    query: { page: 0, per_page: 9999, order_by: 'switch_id', order_dir: 'asc' },
+  });
   const v = version.data?.items[0];
   const d = disk.data?.disk[0];
   return (
     <div>
-      <div className="page-head"><h1>{t('system.serverTitle')}</h1></div>
+      <div className="page-head">
+        <h1>{t('system.serverTitle')}</h1>
+      </div>
       <Row gutter={12}>
         <Col xs={24} md={12}>
           <Card size="small" title={t('frame.programName')}>
             {v && (
               <Descriptions column={1} size="small" data-testid="server-version">
-                <Descriptions.Item label={t('frame.version', { version: '' }).trim()}>{v.major_ver}</Descriptions.Item>
-                <Descriptions.Item label={t('frame.buildDate')}>{v.build_date.replace('T', ' ').slice(0, 19)}</Descriptions.Item>
-                <Descriptions.Item label={t('frame.startTime')}>{v.start_time.replace('T', ' ').slice(0, 19)}</Descriptions.Item>
+                <Descriptions.Item label={t('frame.version', { version: '' }).trim()}>
+                  {v.major_ver}
+                </Descriptions.Item>
+                <Descriptions.Item label={t('frame.buildDate')}>
+                  {v.build_date.replace('T', ' ').slice(0, 19)}
+                </Descriptions.Item>
+                <Descriptions.Item label={t('frame.startTime')}>
+                  {v.start_time.replace('T', ' ').slice(0, 19)}
+                </Descriptions.Item>
                 <Descriptions.Item label={t('frame.uptime')}>{since(v.start_time)}</Descriptions.Item>
               </Descriptions>
             )}
@@ -38,7 +48,10 @@ export default function ServerAdminPage() {
             {d && (
               <div data-testid="server-disk">
                 <Progress percent={d.used_percent} status={d.percent < 10 ? 'exception' : 'normal'} />
-                <div>{gb(d.used_bytes)} {t('system.used')} / {gb(d.total_bytes)} · {d.percent}% {t('system.free')}</div>
+                <div>
+                  {gb(d.used_bytes)} {t('system.used')} / {gb(d.total_bytes)} · {d.percent}%{' '}
+                  {t('system.free')}
+                </div>
                 <div style={{ color: '#888', fontSize: 12 }}>{d.mount}</div>
               </div>
             )}
@@ -46,14 +59,26 @@ export default function ServerAdminPage() {
         </Col>
       </Row>
       <Card size="small" title={t('system.switches')} style={{ marginTop: 12 }}>
-        <Table size="small" rowKey="switch_id" pagination={false} dataSource={switches.data?.items ?? []}
+        <Table
+          size="small"
+          rowKey="switch_id"
+          pagination={false}
+          dataSource={switches.data?.items ?? []}
           columns={[
             { title: 'ID', dataIndex: 'switch_id', width: 70 },
             { title: t('users.name'), dataIndex: 'name' },
             { title: t('system.lanIp'), dataIndex: 'lan_ip' },
             { title: t('system.activeCallIp'), dataIndex: 'active_call_ip' },
-            { title: t('common.status'), render: (_, r) => <Tag color={r.connected ? 'green' : 'red'}>{r.connected ? t('system.connected') : t('system.disconnected')}</Tag> },
-          ]} />
+            {
+              title: t('common.status'),
+              render: (_, r) => (
+                <Tag color={r.connected ? 'green' : 'red'}>
+                  {r.connected ? t('system.connected') : t('system.disconnected')}
+                </Tag>
+              ),
+            },
+          ]}
+        />
       </Card>
     </div>
   );

@@ -15,15 +15,34 @@ const resource: ListResource<Row> = {
   csvName: 'user-signin-history',
   defaultSort: { by: 'created_at', dir: 'desc' },
   columns: [
-    { key: 'created_at', title: 'system.time', sortable: true, render: (r) => r.created_at.replace('T', ' ').slice(0, 19) },
+    {
+      key: 'created_at',
+      title: 'system.time',
+      sortable: true,
+      render: (r) => r.created_at.replace('T', ' ').slice(0, 19),
+    },
     { key: 'name', title: 'users.name', sortable: true },
     { key: 'ip', title: 'system.ip', sortable: true },
-    { key: 'result', title: 'system.result', sortable: true, render: (r) => <Tag color={COLORS[r.result]}>{r.result}</Tag> },
+    {
+      key: 'result',
+      title: 'system.result',
+      sortable: true,
+      render: (r) => <Tag color={COLORS[r.result]}>{r.result}</Tag>,
+    },
     { key: 'reason', title: 'system.reason' },
   ],
   filters: [
     { name: 'name', title: 'common.search', kind: 'text' },
-    { name: 'result', title: 'system.result', kind: 'select', options: [{ value: 'success', label: 'success' }, { value: 'failed', label: 'failed' }, { value: 'forbidden', label: 'forbidden' }] },
+    {
+      name: 'result',
+      title: 'system.result',
+      kind: 'select',
+      options: [
+        { value: 'success', label: 'success' },
+        { value: 'failed', label: 'failed' },
+        { value: 'forbidden', label: 'forbidden' },
+      ],
+    },
   ],
 };
 

@@ -18,7 +18,18 @@ export function SupportTicketDialog({ open, onClose }: { open: boolean; onClose:
     const v = (await form.validateFields()) as { subject: string; content?: string };
     setBusy(true);
     try {
-      const { object_id } = await call(api.ticket.createTicket, { body: { department: 'Admin', subject: v.subject, content: v.content ?? '', url: window.location.href } }, { errorMode: 'inline', quiet: true });
+      const { object_id } = await call(
+        api.ticket.createTicket,
+        {
+          body: {
+            department: 'Admin',
+            subject: v.subject,
+            content: v.content ?? '',
+            url: window.location.href,
+          },
+        },
+        { errorMode: 'inline', quiet: true },
+      );
       await call(api.ticket.sendTicket, { params: { id: object_id } }, { errorMode: 'inline', quiet: true });
       flash(t('ticket.errorReportSent'));
       onClose();
@@ -29,9 +40,23 @@ export function SupportTicketDialog({ open, onClose }: { open: boolean; onClose:
     }
   };
   return (
-    <Modal open={open} title={t('ticket.title')} onOk={() => void submit()} onCancel={onClose} okText={t('ticket.send')} cancelText={t('common.cancel')} confirmLoading={busy} okButtonProps={{ 'data-testid': 'ticket-send' }} destroyOnHidden>
+    <Modal
+      open={open}
+      title={t('ticket.title')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      okText={t('ticket.send')}
+      cancelText={t('common.cancel')}
+      confirmLoading={busy}
+      okButtonProps={{ 'data-testid': 'ticket-send' }}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical">
-        <Form.Item name="subject" label={t('ticket.subject')} rules={[{ required: true, whitespace: true, message: t('ticket.subjectRequired') }]}>
+        <Form.Item
+          name="subject"
+          label={t('ticket.subject')}
+          rules={[{ required: true, whitespace: true, message: t('ticket.subjectRequired') }]}
+        >
           <Input data-testid="ticket-subject" maxLength={200} />
         </Form.Item>
         <Form.Item name="content" label={t('ticket.content')}>

@@ -10,7 +10,14 @@ import { ResourceList } from '../../components/resource/ResourceList';
 import type { ListResource } from '../../components/resource/types';
 import { SupportTicketDialog } from './SupportTicketDialog';
 
-const COLOR: Record<string, string> = { open: 'blue', waiting: 'orange', in_progress: 'purple', resolved: 'green', closed: 'default', reopened: 'magenta' };
+const COLOR: Record<string, string> = {
+  open: 'blue',
+  waiting: 'orange',
+  in_progress: 'purple',
+  resolved: 'green',
+  closed: 'default',
+  reopened: 'magenta',
+};
 
 /** Tickets: operators see all (only open ones at /only_opened) and set status; carriers see their own. */
 export default function TicketsPage() {
@@ -31,9 +38,24 @@ export default function TicketsPage() {
       fixedQuery: onlyOpened ? { only_opened: 'true' } : {},
       columns: [
         { key: 'id', title: '#', sortable: true, width: 70 },
-        { key: 'created_on', title: 'ticket.created', sortable: true, render: (r) => r.created_on.replace('T', ' ').slice(0, 16) },
-        ...(isAdmin ? [{ key: 'company', title: 'ticket.company' }, { key: 'username', title: 'ticket.user' }] : []),
-        { key: 'subject', title: 'ticket.subject', sortable: true, render: (r) => <span data-testid={`ticket-${r.id}`}>{r.subject}</span> },
+        {
+          key: 'created_on',
+          title: 'ticket.created',
+          sortable: true,
+          render: (r) => r.created_on.replace('T', ' ').slice(0, 16),
+        },
+        ...(isAdmin
+          ? [
+              { key: 'company', title: 'ticket.company' },
+              { key: 'username', title: 'ticket.user' },
+            ]
+          : []),
+        {
+          key: 'subject',
+          title: 'ticket.subject',
+          sortable: true,
+          render: (r) => <span data-testid={`ticket-${r.id}`}>{r.subject}</span>,
+        },
         {
           key: 'ticket_status',
           title: 'ticket.status',
@@ -45,9 +67,16 @@ export default function TicketsPage() {
                 value={r.ticket_status}
                 style={{ width: 140 }}
                 data-testid={`ticket-status-${r.id}`}
-                options={api.ticket.TICKET_STATUSES.map((s) => ({ value: s, label: tt(`ticket.statuses.${s}`) }))}
+                options={api.ticket.TICKET_STATUSES.map((s) => ({
+                  value: s,
+                  label: tt(`ticket.statuses.${s}`),
+                }))}
                 onChange={async (v) => {
-                  await call(api.ticket.setTicketStatus, { params: { id: r.id }, body: { ticket_status: v } }, { errorMode: 'inline' });
+                  await call(
+                    api.ticket.setTicketStatus,
+                    { params: { id: r.id }, body: { ticket_status: v } },
+                    { errorMode: 'inline' },
+                  );
                   await qc.invalidateQueries({ queryKey: ['GET', api.ticket.listTickets.path] });
                 }}
               />
@@ -56,14 +85,41 @@ export default function TicketsPage() {
             ),
         },
       ],
-      filters: onlyOpened ? [] : [{ name: 'ticket_status', title: 'ticket.status', kind: 'select', options: api.ticket.TICKET_STATUSES.map((s) => ({ value: s, label: t(`ticket.statuses.${s}`) })) }],
+      filters: onlyOpened
+        ? []
+        : [
+            {
+              name: 'ticket_status',
+              title: 'ticket.status',
+              kind: 'select',
+              options: api.ticket.TICKET_STATUSES.map((s) => ({
+                value: s,
+                label: t(`ticket.statuses.${s}`),
+              })),
+            },
+          ],
     }),
     [onlyOpened, isAdmin, qc, t],
   );
   return (
     <>
-      <ResourceList resource={resource} toolbar={!isAdmin && <Button onClick={() => setDialog(true)} data-testid="new-ticket">{t('ticket.title')}</Button>} />
-      <SupportTicketDialog open={dialog} onClose={() => { setDialog(false); void qc.invalidateQueries({ queryKey: ['GET', api.ticket.listTickets.path] }); }} />
+      <ResourceList
+        resource={resource}
+        toolbar={
+          !isAdmin && (
+            <Button onClick={() => setDialog(true)} data-testid="new-ticket">
+              {t('ticket.title')}
+            </Button>
+          )
+        }
+      />
+      <SupportTicketDialog
+        open={dialog}
+        onClose={() => {
+          setDialog(false);
+          void qc.invalidateQueries({ queryKey: ['GET', api.ticket.listTickets.path] });
+        }}
+      />
     </>
   );
 }

@@ -23,14 +23,26 @@ export default function UserEditPage() {
   const { id } = useParams();
   const userId = id ? Number(id) : null;
   const { submenus } = useSignedIn();
-  const roles = useApi(api.role.listRoles, { query: { page: 0, per_page: 9999, order_by: 'role_name', order_dir: 'asc' } });
+  const roles = useApi(api.role.listRoles, {
+    query: { page: 0, per_page: 9999, order_by: 'role_name', order_dir: 'asc' },
+  });
   const resource = useMemo<FormResource<UserValues>>(
     () => ({
       key: 'user',
       titleNew: 'users.newUser',
       titleEdit: 'users.editUser',
       listPath: '/configuration/users',
-      initial: { name: '', first_name: '', last_name: '', email: '', passwd: '', role_id: 0, allowed_ips: [], landing_page: null, active: true },
+      initial: {
+        name: '',
+        first_name: '',
+        last_name: '',
+        email: '',
+        passwd: '',
+        role_id: 0,
+        allowed_ips: [],
+        landing_page: null,
+        active: true,
+      },
       createSchema: api.user.userCreate,
       updateSchema: api.user.userAdminPatch,
       tabs: [
@@ -49,8 +61,24 @@ export default function UserEditPage() {
           key: 'access',
           title: 'users.access',
           fields: [
-            { name: 'role_id', label: 'users.role', kind: 'select', options: [{ value: 0, label: 'Full access' }, ...(roles.data?.items ?? []).map((r) => ({ value: r.role_id, label: r.role_name }))] },
-            { name: 'landing_page', label: 'users.landingPage', kind: 'select', options: submenus.map((m) => ({ value: m.web_url, label: `${m.group_name} › ${menuDisplayName(m.group_name, m.display_name)}` })) },
+            {
+              name: 'role_id',
+              label: 'users.role',
+              kind: 'select',
+              options: [
+                { value: 0, label: 'Full access' },
+                ...(roles.data?.items ?? []).map((r) => ({ value: r.role_id, label: r.role_name })),
+              ],
+            },
+            {
+              name: 'landing_page',
+              label: 'users.landingPage',
+              kind: 'select',
+              options: submenus.map((m) => ({
+                value: m.web_url,
+                label: `${m.group_name} › ${menuDisplayName(m.group_name, m.display_name)}`,
+              })),
+            },
             { name: 'allowed_ips', label: 'users.allowedIps', kind: 'tags', help: 'users.allowedIpsHelp' },
             { name: 'active', label: 'common.active', kind: 'switch' },
           ],
@@ -58,9 +86,23 @@ export default function UserEditPage() {
       ],
       load: async (uid) => {
         const u = await call(api.user.getUserRow, { params: { id: uid } });
-        return { name: u.name, first_name: u.first_name, last_name: u.last_name, email: u.email, role_id: u.role_id, allowed_ips: u.allowed_ips, landing_page: u.landing_page, active: u.active };
+        return {
+          name: u.name,
+          first_name: u.first_name,
+          last_name: u.last_name,
+          email: u.email,
+          role_id: u.role_id,
+          allowed_ips: u.allowed_ips,
+          landing_page: u.landing_page,
+          active: u.active,
+        };
       },
-      create: (v) => call(api.user.createUser, { body: { ...v, passwd: v.passwd ?? '', user_type: 'admin' } }, { errorMode: 'inline' }),
+      create: (v) =>
+        call(
+          api.user.createUser,
+          { body: { ...v, passwd: v.passwd ?? '', user_type: 'admin' } },
+          { errorMode: 'inline' },
+        ),
       update: (uid, v) => {
         const { name: _n, passwd: _p, ...rest } = v;
         return call(api.user.patchUser, { params: { id: uid }, body: rest }, { errorMode: 'inline' });

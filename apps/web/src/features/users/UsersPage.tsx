@@ -13,9 +13,22 @@ export default function UsersPage() {
   const navigate = useNavigate();
   const params = useParams();
   const tab: UserTab = params.tab === 'carrier' || params.tab === 'agent' ? params.tab : 'system';
-  const roles = useApi(api.role.listRoles, { query: { page: 0, per_page: 9999, order_by: 'role_name', order_dir: 'asc' } }, { callOptions: { errorMode: 'inline', quiet: true } });
-  const roleOptions = useMemo(() => [{ value: '0', label: t('users.noRole') }, ...(roles.data?.items ?? []).map((r) => ({ value: String(r.role_id), label: r.role_name }))], [roles.data, t]);
-  const resource = useMemo(() => usersResource(tab, roleOptions, params.roleId), [tab, roleOptions, params.roleId]);
+  const roles = useApi(
+    api.role.listRoles,
+    { query: { page: 0, per_page: 9999, order_by: 'role_name', order_dir: 'asc' } },
+    { callOptions: { errorMode: 'inline', quiet: true } },
+  );
+  const roleOptions = useMemo(
+    () => [
+      { value: '0', label: t('users.noRole') },
+      ...(roles.data?.items ?? []).map((r) => ({ value: String(r.role_id), label: r.role_name })),
+    ],
+    [roles.data, t],
+  );
+  const resource = useMemo(
+    () => usersResource(tab, roleOptions, params.roleId),
+    [tab, roleOptions, params.roleId],
+  );
   return (
     <>
       <Tabs
