@@ -31,3 +31,26 @@ export async function pageOf<DB, TB extends keyof DB, O>(
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 /** Escapes % and _ for a LIKE search. */
 export const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (m) => '\\' + m)}%`;
+
+type IsoTimes<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+/** A selected row with its timestamps as ISO strings (UTC), as the API sends them. */
+export function withIsoTimes<T extends object>(r: T): IsoTimes<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) out[k] = v instanceof Date ? v.toISOString() : v;
+  return out as IsoTimes<T>;
+}
+
+/** Restricts a list to `column` in [from, to) when either bound is given (ISO instants). */
+export function withinTime<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  column: string,
+  from?: string,
+  to?: string,
+): SelectQueryBuilder<DB, TB, O> {
+  let q = qb;
+  if (from) q = q.where(sql.ref(column), '>=', new Date(from));
+  if (to) q = q.where(sql.ref(column), '<', new Date(to));
+  return q;
+}

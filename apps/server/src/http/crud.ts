@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/connection';
-import { pageOf } from '../db/paging';
+import { pageOf, withIsoTimes } from '../db/paging';
 import type { Database } from '../db/schema';
 import type { Services } from '../services';
 import { actorOf, type Actor, type Ctx } from './context';
@@ -74,9 +74,7 @@ export interface CrudTable<E extends CrudEndpoints> {
 }
 
 export function serializeRow(r: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r)) out[k] = v instanceof Date ? v.toISOString() : v;
-  return out;
+  return withIsoTimes(r);
 }
 
 /** '{0} [{1}] already exists' for the first unique column of `t` that `body` clashes with. */

@@ -1,11 +1,9 @@
 import { api } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
-import { likeContains, pageOf, iso } from '../../db/paging';
+import { likeContains, pageOf, withinTime, withIsoTimes } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
-
-const time = (v: string | undefined) => (v && !Number.isNaN(Date.parse(v)) ? new Date(v) : undefined);
 
 export function registerLogs(app: FastifyInstance, s: Services): void {
   implement(app, s, api.log.listSigninHistory, async (ctx) => {
@@ -22,7 +20,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
       'id',
     );
     return {
-      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      items: page.items.map(withIsoTimes),
       total: page.total,
     };
   });
@@ -51,7 +49,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
       'id',
     );
     return {
-      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      items: page.items.map(withIsoTimes),
       total: page.total,
     };
   });
@@ -66,10 +64,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
       qb = qb.where('client_id', '=', actor.clientId ?? -1);
     if (actor.type === 'agent') qb = qb.where('user_id', '=', actor.user.user_id);
     if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
-    const from = time(ctx.query.upload_time_from);
-    const to = time(ctx.query.upload_time_to);
-    if (from) qb = qb.where('created_at', '>=', from);
-    if (to) qb = qb.where('created_at', '<', to);
+    qb = withinTime(qb, 'created_at', ctx.query.upload_time_from, ctx.query.upload_time_to);
     const page = await pageOf(
       qb,
       ctx.query,
@@ -78,7 +73,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
       'id',
     );
     return {
-      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      items: page.items.map(withIsoTimes),
       total: page.total,
     };
   });
@@ -98,10 +93,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
         'error_rows',
       ]);
     if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
-    const from = time(ctx.query.upload_time_from);
-    const to = time(ctx.query.upload_time_to);
-    if (from) qb = qb.where('upload_time', '>=', from);
-    if (to) qb = qb.where('upload_time', '<', to);
+    qb = withinTime(qb, 'upload_time', ctx.query.upload_time_from, ctx.query.upload_time_to);
     const page = await pageOf(
       qb,
       ctx.query,
@@ -110,11 +102,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
       'id',
     );
     return {
-      items: page.items.map((r) => ({
-        ...r,
-        upload_time: r.upload_time.toISOString(),
-        finished_time: iso(r.finished_time),
-      })),
+      items: page.items.map(withIsoTimes),
       total: page.total,
     };
   });
@@ -124,13 +112,10 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
       .selectFrom('did_upload_tasks')
       .select(['id', 'file_name', 'status', 'created_at', 'total', 'done']);
     if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
-    const from = time(ctx.query.created_from);
-    const to = time(ctx.query.created_to);
-    if (from) qb = qb.where('created_at', '>=', from);
-    if (to) qb = qb.where('created_at', '<', to);
+    qb = withinTime(qb, 'created_at', ctx.query.created_from, ctx.query.created_to);
     const page = await pageOf(qb, ctx.query, { created_at: 'created_at' }, 'created_at', 'id');
     return {
-      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      items: page.items.map(withIsoTimes),
       total: page.total,
     };
   });
@@ -140,13 +125,10 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
       .selectFrom('rate_import_tasks')
       .select(['id', 'rate_table_id', 'file_name', 'status', 'created_at', 'progress']);
     if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
-    const from = time(ctx.query.created_from);
-    const to = time(ctx.query.created_to);
-    if (from) qb = qb.where('created_at', '>=', from);
-    if (to) qb = qb.where('created_at', '<', to);
+    qb = withinTime(qb, 'created_at', ctx.query.created_from, ctx.query.created_to);
     const page = await pageOf(qb, ctx.query, { created_at: 'created_at' }, 'created_at', 'id');
     return {
-      items: page.items.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+      items: page.items.map(withIsoTimes),
       total: page.total,
     };
   });
