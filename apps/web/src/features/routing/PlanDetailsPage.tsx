@@ -1,4 +1,4 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -15,10 +15,10 @@ import {
   Space,
   Table,
   Tag,
-  Tooltip,
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EditDeleteActions } from '../../components/EditDeleteActions';
 import { Link, useParams } from 'react-router-dom';
 import type { z } from 'zod';
 import { call } from '../../api/client';
@@ -193,29 +193,11 @@ export default function PlanDetailsPage() {
               title: t('common.actions'),
               width: 100,
               render: (_, r) => (
-                <Space size={2}>
-                  <Tooltip title={t('common.edit')}>
-                    <Button
-                      size="small"
-                      type="text"
-                      icon={<EditOutlined />}
-                      onClick={() => setEditing(r)}
-                      data-testid={`edit-prefix-${r.id}`}
-                      aria-label={t('common.edit')}
-                    />
-                  </Tooltip>
-                  <Tooltip title={t('common.delete')}>
-                    <Button
-                      size="small"
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      onClick={() => void remove(r)}
-                      data-testid={`delete-prefix-${r.id}`}
-                      aria-label={t('common.delete')}
-                    />
-                  </Tooltip>
-                </Space>
+                <EditDeleteActions
+                  onEdit={() => setEditing(r)}
+                  onDelete={() => void remove(r)}
+                  testId={`prefix-${r.id}`}
+                />
               ),
             },
           ]}

@@ -1,9 +1,10 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Modal, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { Button, Card, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EditDeleteActions } from '../../components/EditDeleteActions';
 import { Link, useParams } from 'react-router-dom';
 import type { z } from 'zod';
 import { call } from '../../api/client';
@@ -186,29 +187,11 @@ export default function StaticRoutePage() {
               title: t('common.actions'),
               width: 100,
               render: (_, r) => (
-                <Space size={2}>
-                  <Tooltip title={t('common.edit')}>
-                    <Button
-                      size="small"
-                      type="text"
-                      icon={<EditOutlined />}
-                      onClick={() => setEditing(r)}
-                      data-testid={`edit-item-${r.id}`}
-                      aria-label={t('common.edit')}
-                    />
-                  </Tooltip>
-                  <Tooltip title={t('common.delete')}>
-                    <Button
-                      size="small"
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      onClick={() => void remove(r)}
-                      data-testid={`delete-item-${r.id}`}
-                      aria-label={t('common.delete')}
-                    />
-                  </Tooltip>
-                </Space>
+                <EditDeleteActions
+                  onEdit={() => setEditing(r)}
+                  onDelete={() => void remove(r)}
+                  testId={`item-${r.id}`}
+                />
               ),
             },
           ]}
