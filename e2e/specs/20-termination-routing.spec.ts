@@ -10,6 +10,7 @@ import {
   vendorWithTrunk,
   type DeckRow,
 } from '../support/switch';
+import { createRateTableOnScreen, importOnRatesPage, SDF_MAPPING, sdfDeckFile } from '../support/rates';
 import { adminToken, dialog, enterAsAdmin, expectPath, flash } from '../support/ui';
 
 /**
@@ -19,9 +20,10 @@ import { adminToken, dialog, enterAsAdmin, expectPath, flash } from '../support/
  * carrier deactivated the call goes to the second vendor, and with both gone it is rejected with
  * the reason.
  *
- * The rate tables are prepared over the API with rows of the real SDF deck: the rate table screens
- * (rate table list, rates editing, import) are not built yet (apps/web/src/features/rates has no
- * routes). The second vendor of the reroute is prepared over the API too.
+ * The vendor's rate table is created at /routing/rate_table/new and filled by importing the whole
+ * real SDF deck (27,523 rows) on its rates page, with the header mapping and "skip the record" (the
+ * deck's nine rows without a rate are reported and left out). The customer's rate table and the
+ * second vendor of the reroute are prepared over the API.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -58,7 +60,6 @@ test.beforeAll(async () => {
     interval: deck.interval,
     effective: deck.effective,
   };
-  vendorTable = await rateTableWith(token, 'sdf_vendor', [{ ...deckRate, rate: deck.rate }]);
   customerTable = await rateTableWith(token, 'customer', [{ ...deckRate, rate: CUSTOMER_RATE }]);
   const secondTable = await rateTableWith(token, 'second_vendor', [
     { ...deckRate, rate: SECOND_VENDOR_RATE },
@@ -100,6 +101,27 @@ test('vendor, egress trunk, customer, ingress trunk, LCR route and routing plan 
   page,
 }) => {
   test.slow();
+
+  // Vendor rate table: created on its screen, then the whole SDF deck imported on its rates page.
+  const token = await adminToken();
+  const tableName = unique('sdf_vendor');
+  vendorTable = { id: await createRateTableOnScreen(page, token, tableName), name: tableName };
+  const outcome = await importOnRatesPage(page, vendorTable.id, sdfDeckFile(), {
+    mapping: SDF_MAPPING,
+    duplicates: 'Skip the record',
+  });
+  await expect(outcome).toHaveAttribute('data-status', 'Finished');
+  await expect(page.getByTestId('import-result')).toContainText(
+    'Import finished: 27514 new, 0 overwritten, 0 skipped, 0 end-dated, 9 row(s) with errors',
+  );
+  await expect(page.getByText('Rows with errors (9)')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('list-total')).toHaveText('Total 27514');
+  await page.getByTestId('filter-code').locator('input').fill(CODE);
+  await page.getByTestId('filter-code').locator('input').press('Enter');
+  const kabul = page.getByTestId(`rate-row-${CODE}`);
+  await expect(kabul).toContainText(deck.destination);
+  await expect(kabul).toContainText(deck.rate);
 
   // Vendor carrier.
   await enterAsAdmin(page, '/termination/clients/new/vendor');

@@ -10,8 +10,8 @@ import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
  * dynamic route on its trunk priority page, and a simulated call goes to it with both rates and
  * the profit.
  *
- * Prepared over the API: the rate tables (rows of the real SDF deck; the rate table screens are not
- * built yet), the dynamic route (empty pool) and the routing plan the customer trunk uses.
+ * Prepared over the API: the rate tables (rows of the real SDF deck; importing the deck on the rate
+ * table screens is the proof of 20-termination-routing.spec.ts), the dynamic route (empty pool) and the routing plan the customer trunk uses.
  */
 
 test.use({ timezoneId: 'UTC' });

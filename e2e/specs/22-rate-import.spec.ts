@@ -1,29 +1,83 @@
-import { test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { api } from '@tandem/contract';
+import { call } from '../support/api';
+import { importOnRatesPage, SDF_MAPPING, sdfDeckFile } from '../support/rates';
+import { deckRows, rateTableWith } from '../support/switch';
+import { adminToken, enterAsAdmin, expectPath } from '../support/ui';
 
 /**
  * Issue 3, browser proof: "an import with a bad row under 'reject' changes nothing and shows the
- * row's error".
- *
- * FIXME, missing: the rate screens of the web app. apps/web/src/features/rates/routes.ts registers
- * no route yet, so there is no rate table list (/routing/rate_table), no rates editing page
- * (/routing/rate_table/editing_rates/{id}) with its import (upload widget with header mapping and
- * the duplicate handling choice), and no /log/rate_import_log page. The server side exists
- * (POST /api/rate/rate_table/{id}/import, GET /api/rate/import/{id}, /api/rate/import/{id}/errors,
- * /api/rate/import_log).
- *
- * When the screens exist, this test should:
- *  1. prepare a rate table with a few rows of the SDF deck (../shared/data/rate-decks/
- *     sdf-outbound-rates.csv) and note its rate count;
- *  2. on the rate table's page, import a copy of the deck's header (Destination, Prefix, First
- *     Interval, Sub Interval, Rate, Status, Start Date, End Date) with good rows and one bad row
- *     (e.g. rate "abc"), mapping Destination -> code name, Prefix -> code, First Interval -> min
- *     time, Sub Interval -> interval, Rate -> rate, Start Date -> effective date, duplicates "reject";
- *  3. see the import finish as failed with the bad row's line, code and message in the result and in
- *     /log/rate_import_log;
- *  4. see the table's rates unchanged (same count, same rates; the good rows not added either).
- * Flow 1 of 20-termination-routing.spec.ts should then import the vendor's rates from the SDF deck
- * through the same page instead of creating them over the API.
+ * row's error". The file is the real SDF deck (27,523 rows): nine of its rows have no rate, so under
+ * "Reject the entire import" the whole deck is refused. The rate table already holds three rows of
+ * the deck at other rates; they must be exactly as before, and none of the deck's good rows may be
+ * added.
  */
-test.fixme('a rate import with a bad row under "reject" changes nothing and shows the row\'s error', () => {
-  // See the comment above: needs the rate table page's import and /log/rate_import_log.
+
+test.use({ timezoneId: 'UTC' });
+
+test('a rate import with bad rows under "reject" changes nothing and shows each row\'s error', async ({
+  page,
+}) => {
+  test.slow();
+  const token = await adminToken();
+  const codes = ['9320', '9340', '9360'];
+  const table = await rateTableWith(
+    token,
+    'reject_import',
+    deckRows(codes).map((d) => ({
+      code: d.code,
+      code_name: d.destination,
+      rate: '0.5000',
+      min_time: 60,
+      interval: 60,
+      effective: '2010-01-01T00:00:00Z',
+    })),
+  );
+  const ratesOf = async () =>
+    (
+      await call(api.rates.listRates, {
+        token,
+        params: { id: table.id },
+        query: { per_page: 100, state: 'all' },
+      })
+    ).items.map((r) => [r.code, r.rate, r.min_time, r.interval, r.effective_date, r.end_date]);
+  const before = await ratesOf();
+  expect(before).toHaveLength(3);
+
+  const outcome = await importOnRatesPage(page, table.id, sdfDeckFile(), {
+    mapping: SDF_MAPPING,
+    duplicates: 'Reject the entire import',
+  });
+
+  // The job failed as a whole, naming the count; the first bad row is line 583 (code 43820).
+  await expect(outcome).toHaveAttribute('data-status', 'Failed');
+  await expect(page.getByTestId('import-result')).toContainText(
+    'Import rejected: 9 row(s) with errors; nothing was changed',
+  );
+  await expect(page.getByTestId('import-errors')).toBeVisible();
+  await expect(page.getByText('Rows with errors (9)')).toBeVisible();
+  const firstError = page.getByTestId('import-error-583');
+  await expect(firstError).toContainText('43820');
+  await expect(firstError).toContainText('rate');
+  await expect(firstError).toContainText('rate is required');
+
+  // The rate import log lists the failed import with its rows in error (the link opens it expanded).
+  const href = await page.getByTestId('open-import-log').getAttribute('href');
+  const taskId = Number(/task=(\d+)/.exec(href ?? '')?.[1]);
+  expect(taskId).toBeGreaterThan(0);
+  await page.getByTestId('open-import-log').click();
+  await expectPath(page, '/log/rate_import_log');
+  await expect(page.getByTestId(`import-status-${taskId}`)).toHaveText('Failed');
+  await expect(page.getByTestId(`import-message-${taskId}`)).toHaveText(
+    'Import rejected: 9 row(s) with errors; nothing was changed',
+  );
+  await expect(page.getByTestId(`import-errors-${taskId}`).getByTestId('import-error-583')).toContainText(
+    'rate is required',
+  );
+
+  // The table's rates are exactly as before, on the server and on the page.
+  expect(await ratesOf()).toEqual(before);
+  await enterAsAdmin(page, `/routing/rate_table/editing_rates/${table.id}`);
+  await expect(page.getByTestId('list-total')).toHaveText('Total 3');
+  for (const code of codes) await expect(page.getByTestId(`rate-row-${code}`)).toContainText('0.5000');
 });

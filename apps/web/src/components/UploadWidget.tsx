@@ -609,6 +609,7 @@ function HeaderMapping({
                       value={header}
                       options={options}
                       onChange={(h) => onChoose(p, h)}
+                      showSearch
                       aria-label={`${t('upload.column')} ${p + 1}: ${t('upload.expected')}`}
                       data-testid={`${testId}-header-select`}
                       style={{ width: '100%' }}
