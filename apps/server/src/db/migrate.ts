@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_switch_config';
 import * as m0003 from './migrations/0003_rates';
 import * as m0004 from './migrations/0004_carriers_trunks';
 import * as m0005 from './migrations/0005_routing';
+import * as m0009 from './migrations/0009_rate_change_log';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003_rates': m0003,
   '0004_carriers_trunks': m0004,
   '0005_routing': m0005,
+  '0009_rate_change_log': m0009,
 };
 
 /** Every migration, in the order they apply. */
@@ -21,7 +23,8 @@ export const MIGRATION_NAMES = Object.keys(migrations);
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // Migrations from parallel branches may land in any order; each one is independent of later numbers.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -131,17 +131,3 @@ export async function touchRateTable(db: Db, id: number, user: string): Promise<
     .where('rate_table_id', '=', id)
     .execute();
 }
-
-/**
- * Before a statement that changes many rate rows: the rate change log's UPDATE trigger (migration
- * 0005) joins its transition tables, whose row counts the planner does not know (it assumes 1) and
- * so picks a nested loop: quadratic in the rows changed (10,000 rows: 10^8 comparisons). Within this
- * transaction nested loops are off and the cached plan of that statement is dropped (ANALYZE of its
- * target table invalidates it), so it is planned again as a hash join.
- */
-export async function prepareBulkRateWrite(trx: Db): Promise<void> {
-  await sql`SET LOCAL enable_nestloop = off`.execute(trx);
-  await sql`DO $$ BEGIN IF to_regclass('rate_changes') IS NOT NULL THEN EXECUTE 'ANALYZE rate_changes'; END IF; END $$`.execute(
-    trx,
-  );
-}

@@ -7,7 +7,6 @@ import { actorOf } from '../../http/context';
 import { implementCrud, type UsageCount } from '../../http/crud';
 import { invalidField } from '../../http/errors';
 import type { Services } from '../../services';
-import { prepareBulkRateWrite } from './rate-query';
 
 const n = sql<number>`count(*)::int`.as('n');
 
@@ -102,7 +101,6 @@ export function registerRateTables(app: FastifyInstance, s: Services): void {
       // Stored rates never carry more decimals than the table's: fewer places round them (half up).
       const dp = body.decimal_places;
       if (before && typeof dp === 'number' && dp < Number(before.decimal_places)) {
-        await prepareBulkRateWrite(trx);
         await sql`UPDATE rates SET rate = round(rate, ${dp}::int), intra_rate = round(intra_rate, ${dp}::int), inter_rate = round(inter_rate, ${dp}::int),
           ij_rate = round(ij_rate, ${dp}::int), local_rate = round(local_rate, ${dp}::int), setup_fee = round(setup_fee, ${dp}::int)
           WHERE rate_table_id = ${Number(before.rate_table_id)}`.execute(trx);

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../../db/connection';
 import { type DuplicateMode } from '../contract';
-import { prepareBulkRateWrite } from '../rate-query';
 import type { RowError } from './rate-rows';
 
 export interface ApplyOptions {
@@ -63,7 +62,6 @@ export async function applyRateImport(trx: Db, o: ApplyOptions): Promise<ApplyCo
     t0 = performance.now();
   };
   if (o.dbKind === 'postgres') await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
-  await prepareBulkRateWrite(trx);
   await sql`SELECT 1 FROM rate_tables WHERE rate_table_id = ${R} FOR UPDATE`.execute(trx);
 
   if (o.deleteExisting) {
