@@ -24,6 +24,7 @@
  */
 import { PrefixCodeError } from './prefix-index';
 import type { PrefixRow } from './prefix-index';
+import { ROWS_PER_STEP, runSteps, type Steps } from './steps';
 
 /** The nodes of a number's path that carry rows, deepest last; reused across calls. */
 export class DeckPath {
@@ -57,6 +58,14 @@ export class CodeDeck {
     tables: readonly (readonly I[])[],
     visit: (row: I, table: number, index: number, k: number) => void = () => undefined,
   ): CodeDeck {
+    return runSteps(CodeDeck.buildSteps(tables, visit));
+  }
+
+  /** `build` as steps (steps.ts): yields every ROWS_PER_STEP rows of each pass. */
+  static *buildSteps<I extends PrefixRow>(
+    tables: readonly (readonly I[])[],
+    visit: (row: I, table: number, index: number, k: number) => void = () => undefined,
+  ): Steps<CodeDeck> {
     // Rows are numbered r = 0 .. total-1 table by table: row r of table t is tables[t][r - first[t]].
     const first = new Int32Array(tables.length + 1);
     for (let t = 0; t < tables.length; t++)
@@ -90,6 +99,7 @@ export class CodeDeck {
           node = child;
         }
         nodeOf[r++] = node;
+        if (r % ROWS_PER_STEP === 0) yield;
       }
     }
 
@@ -119,6 +129,7 @@ export class CodeDeck {
     let previousNode = -1;
     let previousTable = -1;
     for (let k = 0; k < total; k++) {
+      if (k > 0 && k % (ROWS_PER_STEP * 8) === 0) yield;
       const row = order[k] as number;
       const node = nodeOf[row] as number;
       const table = tableOfRow(row);
@@ -141,9 +152,15 @@ export class CodeDeck {
 
     const starts = new Float64Array(total);
     const ends = new Float64Array(total);
+    let visited = 0;
     for (let e = 0; e < entries; e++) {
       const from = rowStart[e] as number;
       const to = rowStart[e + 1] as number;
+      visited += to - from;
+      if (visited >= ROWS_PER_STEP) {
+        visited = 0;
+        yield;
+      }
       if (to - from > 1) sortLatestFirst(order, from, to, rowAt);
       for (let k = from; k < to; k++) {
         const index = order[k] as number;

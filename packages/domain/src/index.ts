@@ -83,7 +83,8 @@ export { BlockList, blockEntryMatches } from './block-list';
 export type * from './config';
 export type * from './snapshot-types';
 export { SnapshotError } from './snapshot-types';
-export { buildSnapshot } from './snapshot';
+export { buildSnapshot, buildSnapshotSteps } from './snapshot';
+export { ROWS_PER_STEP, runSteps, runStepsSliced, type Steps } from './steps';
 export type { RateRowChange } from './rate-patch';
 export { patchRateRows } from './rate-patch';
 export type {

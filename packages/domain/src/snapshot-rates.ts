@@ -8,6 +8,7 @@ import type { Micros, MoneyInput } from './money';
 import { PrefixCodeError } from './prefix-index';
 import { RateStore } from './rate-store';
 import { SnapshotError } from './snapshot-types';
+import type { Steps } from './steps';
 import type { SnapshotRateTable } from './snapshot-types';
 import type { RateRowConfig, RateTableConfig } from './config';
 
@@ -134,16 +135,16 @@ function seconds(value: number | null | undefined, fallback: number, min: number
   return result;
 }
 
-/** All rate tables in one code deck, their rows written into the store in deck order. */
-export function buildCodeDeck(
+/** All rate tables in one code deck, their rows written into the store in deck order (as steps, steps.ts). */
+export function* buildCodeDeckSteps(
   tables: readonly RateTableConfig[],
   money: MoneyReader,
-): { deck: CodeDeck; store: RateStore } {
+): Steps<{ deck: CodeDeck; store: RateStore }> {
   let total = 0;
   for (const table of tables) total += table.rows.length;
   const store = new RateStore(total);
   try {
-    const deck = CodeDeck.build(
+    const deck = yield* CodeDeck.buildSteps(
       tables.map((t) => t.rows),
       (row, t, i, k) => writeRateRow(store, k, row, t, i, money),
     );

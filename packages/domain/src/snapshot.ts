@@ -14,7 +14,8 @@ import { JurisdictionIndex } from './jurisdiction';
 import { formatMoney } from './money';
 import { HostIndex } from './network';
 import { PrefixIndex } from './prefix-index';
-import { MoneyReader, buildCodeDeck, rateTableHead } from './snapshot-rates';
+import { MoneyReader, buildCodeDeckSteps, rateTableHead } from './snapshot-rates';
+import { runSteps, type Steps } from './steps';
 import { SnapshotError } from './snapshot-types';
 import type {
   RouteTrunk,
@@ -93,6 +94,14 @@ function buildCarrier(c: CarrierConfig, at: string, money: MoneyReader): Snapsho
 }
 
 export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
+  return runSteps(buildSnapshotSteps(config));
+}
+
+/**
+ * `buildSnapshot` as steps (steps.ts): the rate rows (nearly all of the work) are built a few
+ * thousand at a time, so a server can build a snapshot in time slices while it keeps answering.
+ */
+export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot> {
   const warnings: string[] = [];
   const money = new MoneyReader();
 
@@ -115,7 +124,7 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
   config.carriers.forEach((c, i) => carriers.set(c.carrier_id, buildCarrier(c, `carriers[${i}]`, money)));
 
   const heads = config.rate_tables.map((t, i) => rateTableHead(t, `rate_tables[${i}]`, i));
-  const { deck: codeDeck, store: rates } = buildCodeDeck(config.rate_tables, money);
+  const { deck: codeDeck, store: rates } = yield* buildCodeDeckSteps(config.rate_tables, money);
   const rateTables = new Map<number, SnapshotRateTable>();
   for (const head of heads) {
     rateTables.set(head.rate_table_id, {

@@ -1,6 +1,12 @@
 import type { api } from '@tandem/contract';
 import type { z } from 'zod';
-import { buildSnapshot, patchRateRows, type EngineConfig, type RoutingSnapshot } from '@tandem/domain';
+import {
+  buildSnapshotSteps,
+  patchRateRows,
+  runStepsSliced,
+  type EngineConfig,
+  type RoutingSnapshot,
+} from '@tandem/domain';
 import type { Services } from '../../services';
 import { ConfigLoader, type LoadedConfig } from './snapshot-loader';
 import { readErrorResponses } from './routing-settings';
@@ -11,8 +17,16 @@ import { readErrorResponses } from './routing-settings';
  * changed, buildSnapshot compiles it, and the new snapshot replaces the old one in one assignment.
  * Until then calls are answered from the previous snapshot; a failed rebuild keeps it and records
  * the error.
+ *
+ * A full build runs in time slices of BUILD_SLICE_MS (domain buildSnapshotSteps), giving the event
+ * loop back between slices, so route calls are answered from the previous snapshot while a
+ * snapshot of a million rate rows is built (docs/decisions.md, "Snapshot builds in time slices").
  */
 type EngineStatus = z.output<typeof api.routing.engineStatus>;
+
+/** Longest stretch of a full build between two turns of the event loop. */
+export const BUILD_SLICE_MS = 8;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class SnapshotService {
   private current: RoutingSnapshot | null = null;
@@ -135,7 +149,13 @@ export class SnapshotService {
         shape === this.shape &&
         patchRateRows(this.current, patches);
       if (!patched) {
-        this.current = buildSnapshot(loaded.config);
+        const built = await runStepsSliced(buildSnapshotSteps(loaded.config), {
+          sliceMs: BUILD_SLICE_MS,
+          pause: nextTurn,
+          cancelled: () => this.stopped,
+        });
+        if (built === null) return;
+        this.current = built;
         this.shape = shape;
       }
       const t2 = performance.now();
