@@ -121,7 +121,11 @@ export default function SendRatePage() {
     }
     setBusy(true);
     try {
-      const r = await call(api.rateDelivery.sendRate, { params: { id }, body: parsed.data }, { errorMode: 'inline' });
+      const r = await call(
+        api.rateDelivery.sendRate,
+        { params: { id }, body: parsed.data },
+        { errorMode: 'inline' },
+      );
       setSendId(r.send_id);
     } catch (e) {
       if (e instanceof ApiError && e.errors)
