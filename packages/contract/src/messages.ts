@@ -376,6 +376,49 @@ const catalogue = {
     ch: '{0} 必须是日期时间（ISO 8601）',
     de: '{0} muss ein Datum mit Uhrzeit sein (ISO 8601)',
   },
+  // rate delivery (rate e-mail templates, sending rate decks, download links)
+  fromEmailRequired: {
+    en: 'From e-mail must be selected',
+    ch: '必须选择发件人电子邮件',
+    de: 'Absender-E-Mail muss ausgewählt werden',
+  },
+  deadlineInFuture: {
+    en: 'The download deadline must be later than the current date',
+    ch: '下载截止日期必须晚于当前日期',
+    de: 'Die Download-Frist muss nach dem aktuellen Datum liegen',
+  },
+  selectRecipients: {
+    en: 'Select at least one carrier or enter an e-mail address',
+    ch: '请至少选择一个运营商或输入一个电子邮件地址',
+    de: 'Mindestens einen Carrier auswählen oder eine E-Mail-Adresse eingeben',
+  },
+  carrierHasNoRateEmail: {
+    en: 'Carrier [{0}] has no rates e-mail or main e-mail',
+    ch: '运营商 [{0}] 没有费率电子邮件或主电子邮件',
+    de: 'Carrier [{0}] hat keine Raten-E-Mail und keine Haupt-E-Mail',
+  },
+  rateLinkInvalid: {
+    en: 'This rate download link is not valid',
+    ch: '此费率下载链接无效',
+    de: 'Dieser Link zum Herunterladen der Raten ist ungültig',
+  },
+  rateLinkExpired: {
+    en: 'This rate download link expired on {0}',
+    ch: '此费率下载链接已于 {0} 过期',
+    de: 'Dieser Link zum Herunterladen der Raten ist am {0} abgelaufen',
+  },
+  sendDeadlinePassed: {
+    en: 'The download deadline of this send passed on {0}; send the rate table again',
+    ch: '此次发送的下载截止日期已于 {0} 过去，请重新发送费率表',
+    de: 'Die Download-Frist dieses Versands ist am {0} abgelaufen; die Ratentabelle bitte erneut senden',
+  },
+  sendStillRunning: {
+    en: 'This send is still running; try again when it has finished',
+    ch: '此次发送仍在进行中，请在完成后重试',
+    de: 'Dieser Versand läuft noch; bitte nach dem Abschluss erneut versuchen',
+  },
+  rateReminderSubject: { en: 'Reminder: {0}', ch: '提醒：{0}', de: 'Erinnerung: {0}' },
+  rateFileAttached: { en: '{0} (attached)', ch: '{0}（见附件）', de: '{0} (im Anhang)' },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;

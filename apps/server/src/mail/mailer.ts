@@ -8,6 +8,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   kind: string;
+  /** Sender address instead of SMTP_FROM (e.g. a rate e-mail template's From), same SMTP server. */
+  from?: string;
+  cc?: readonly string[];
+  attachments?: readonly { filename: string; content: Buffer; contentType: string }[];
 }
 
 /**
@@ -27,6 +31,11 @@ export class Mailer {
   }
 
   async send(msg: MailMessage): Promise<boolean> {
+    return (await this.deliver(msg)) === '';
+  }
+
+  /** Sends and logs like `send`; answers the error text ('' when the mail was accepted). */
+  async deliver(msg: MailMessage): Promise<string> {
     const smtp = this.config.smtp;
     let error = '';
     if (!smtp) {
@@ -41,7 +50,14 @@ export class Mailer {
           tls: { rejectUnauthorized: false },
           ignoreTLS: !smtp.secure && smtp.host === '127.0.0.1',
         });
-        await this.transport.sendMail({ from: smtp.from, to: msg.to, subject: msg.subject, text: msg.text });
+        await this.transport.sendMail({
+          from: msg.from || smtp.from,
+          to: msg.to,
+          subject: msg.subject,
+          text: msg.text,
+          ...(msg.cc?.length ? { cc: [...msg.cc] } : {}),
+          ...(msg.attachments?.length ? { attachments: msg.attachments.map((a) => ({ ...a })) } : {}),
+        });
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);
       }
@@ -57,6 +73,6 @@ export class Mailer {
         error,
       })
       .execute();
-    return !error;
+    return error;
   }
 }

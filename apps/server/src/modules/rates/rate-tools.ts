@@ -16,11 +16,12 @@ import {
   rateTableInfo,
   toRateRow,
   touchRateTable,
+  type RateTableInfo,
   type StoredRate,
 } from './rate-query';
 
 /** The matching rates in pages of 10,000 (keyset on code and id), so an export never holds a whole table. */
-async function* ratePages(db: Db, tableId: number, f: RateFilters, dp: number) {
+async function* ratePages(db: Db, tableId: number, f: RateFilters, dp: number, extra?: RawBuilder<boolean>) {
   let after: { code: string; id: number } | null = null;
   for (;;) {
     let qb = db
@@ -28,6 +29,7 @@ async function* ratePages(db: Db, tableId: number, f: RateFilters, dp: number) {
       .select(RATE_SELECT)
       .select(rateState.as('state'))
       .where(rateCondition(tableId, f));
+    if (extra) qb = qb.where(extra);
     if (after) qb = qb.where(sql<boolean>`(r.code, r.rate_id) > (${after.code}, ${after.id})`);
     const rows = (await qb.orderBy('r.code').orderBy('r.rate_id').limit(10000).execute()) as StoredRate[];
     if (!rows.length) return;
@@ -60,6 +62,64 @@ function changeExpr(col: string, action: string, value: string, dp: number): Raw
   }
 }
 
+export const RATE_FILE_MIME = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+/**
+ * The rate file of a table (CSV or XLSX, the columns of RATE_FILE_COLUMNS) for the matching rates,
+ * streamed page by page: the export sends it, rate sends keep it. `extra` narrows the rows further.
+ */
+export function rateFileStream(
+  db: Db,
+  t: RateTableInfo,
+  filters: RateFilters,
+  format: 'csv' | 'xlsx',
+  extra?: RawBuilder<boolean>,
+): Readable {
+  if (format === 'csv') {
+    const lines = async function* () {
+      yield RATE_FILE_COLUMNS.join(',') + '\r\n';
+      for await (const page of ratePages(db, t.rate_table_id, filters, t.decimal_places, extra)) {
+        yield (
+          page.map((r) => RATE_FILE_COLUMNS.map((c) => csvCell(fileValue(r, c))).join(',')).join('\r\n') +
+          '\r\n'
+        );
+      }
+    };
+    return Readable.from(lines());
+  }
+  const out = new PassThrough();
+  const write = async () => {
+    const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: out,
+      useSharedStrings: false,
+      useStyles: false,
+    });
+    const sheet = book.addWorksheet('rates');
+    sheet.addRow([...RATE_FILE_COLUMNS]).commit();
+    const money = new Set<string>(['rate', 'intra_rate', 'inter_rate', 'ij_rate', 'local_rate', 'setup_fee']);
+    for await (const page of ratePages(db, t.rate_table_id, filters, t.decimal_places, extra)) {
+      for (const r of page) {
+        // Amounts go out as spreadsheet numbers (at most 6 decimals: the double prints the same text back).
+        sheet
+          .addRow(
+            RATE_FILE_COLUMNS.map((c) => {
+              const v = fileValue(r, c);
+              return money.has(c) && typeof v === 'string' ? Number(v) : v;
+            }),
+          )
+          .commit();
+      }
+    }
+    sheet.commit();
+    await book.commit();
+  };
+  write().catch((e: unknown) => out.destroy(e instanceof Error ? e : new Error(String(e))));
+  return out;
+}
+
 /** Rate export (CSV, XLSX) and rate mass edit with its log. */
 export function registerRateTools(app: FastifyInstance, s: Services): void {
   implement(app, s, api.rates.exportRates, async (ctx) => {
@@ -79,47 +139,10 @@ export function registerRateTools(app: FastifyInstance, s: Services): void {
         status: 'finished',
       })
       .execute();
-    ctx.reply.header('content-disposition', `attachment; filename="${fileName}"`);
-    if (format === 'csv') {
-      const lines = async function* () {
-        yield RATE_FILE_COLUMNS.join(',') + '\r\n';
-        for await (const page of ratePages(s.db, t.rate_table_id, filters, t.decimal_places)) {
-          yield (
-            page.map((r) => RATE_FILE_COLUMNS.map((c) => csvCell(fileValue(r, c))).join(',')).join('\r\n') +
-            '\r\n'
-          );
-        }
-      };
-      ctx.reply.header('content-type', 'text/csv; charset=utf-8').send(Readable.from(lines()));
-      return null;
-    }
-    const out = new PassThrough();
     ctx.reply
-      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .send(out);
-    const book = new ExcelJS.stream.xlsx.WorkbookWriter({
-      stream: out,
-      useSharedStrings: false,
-      useStyles: false,
-    });
-    const sheet = book.addWorksheet('rates');
-    sheet.addRow([...RATE_FILE_COLUMNS]).commit();
-    const money = new Set<string>(['rate', 'intra_rate', 'inter_rate', 'ij_rate', 'local_rate', 'setup_fee']);
-    for await (const page of ratePages(s.db, t.rate_table_id, filters, t.decimal_places)) {
-      for (const r of page) {
-        // Amounts go out as spreadsheet numbers (at most 6 decimals: the double prints the same text back).
-        sheet
-          .addRow(
-            RATE_FILE_COLUMNS.map((c) => {
-              const v = fileValue(r, c);
-              return money.has(c) && typeof v === 'string' ? Number(v) : v;
-            }),
-          )
-          .commit();
-      }
-    }
-    sheet.commit();
-    await book.commit();
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('content-type', RATE_FILE_MIME[format])
+      .send(rateFileStream(s.db, t, filters, format));
     return null;
   });
 

@@ -1,4 +1,4 @@
-import { DollarOutlined, SettingOutlined } from '@ant-design/icons';
+import { DollarOutlined, MailOutlined, SettingOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -94,6 +94,20 @@ export default function RateTablesPage() {
               aria-label={t('rates.viewRates')}
               data-testid={`rates-${r.rate_table_id}`}
               onClick={() => navigate(`/routing/rate_table/editing_rates/${r.rate_table_id}`)}
+            />
+          </Tooltip>
+          <Tooltip title={t('rates.sendRate')}>
+            <Button
+              size="small"
+              type="text"
+              icon={<MailOutlined />}
+              aria-label={t('rates.sendRate')}
+              data-testid={`send-${r.rate_table_id}`}
+              onClick={() =>
+                navigate(
+                  `/template/send_rate/rate_table/${encodeURIComponent(r.name)}/${r.rate_type}/${r.rate_table_id}`,
+                )
+              }
             />
           </Tooltip>
           {r.code_deck_id !== null && (

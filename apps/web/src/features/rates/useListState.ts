@@ -32,6 +32,8 @@ export function useListState(defaults: { orderBy: string; perPage?: number }) {
     setSp(next, { replace: true });
   };
   const setFilter = (name: string, value: string | null) => update({ [name]: value, page: null });
+  /** Several filters at once (e.g. both ends of a time range). */
+  const setFilters = (patch: Record<string, string | null>) => update({ ...patch, page: null });
   const onTableChange = <R>(pg: TablePaginationConfig, sorter: SorterResult<R> | SorterResult<R>[]) => {
     const s = Array.isArray(sorter) ? sorter[0] : sorter;
     update({
@@ -50,6 +52,7 @@ export function useListState(defaults: { orderBy: string; perPage?: number }) {
     page,
     perPage,
     setFilter,
+    setFilters,
     onTableChange,
     sortOrder,
     pageSizeOptions: ROWS_PER_PAGE.map(String),

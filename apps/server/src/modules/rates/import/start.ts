@@ -8,7 +8,7 @@ import { utcText } from './dates';
 import { runRateImport, type RateImportJob } from './rate-import-job';
 
 /** Imports run one after another in the background, each under its own transaction. */
-class JobQueue {
+export class JobQueue {
   private tail: Promise<void> = Promise.resolve();
   add(job: () => Promise<void>): Promise<void> {
     const run = this.tail.then(job);
