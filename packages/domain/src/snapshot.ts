@@ -9,6 +9,8 @@
  * time "25:00") do stop it, with a SnapshotError naming the field.
  */
 import { BlockList } from './block-list';
+import { MediaIpBlockList, OcnBlockList } from './call-blocks';
+import { compileDigitMap, type CompiledDigitMap } from './digit-map';
 import { compileNumberRules } from './digits';
 import { JurisdictionIndex } from './jurisdiction';
 import { formatMoney } from './money';
@@ -164,6 +166,21 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
     throw new SnapshotError('block_list', (error as Error).message);
   }
 
+  const digitMaps = new Map<number, CompiledDigitMap>();
+  (config.digit_maps ?? []).forEach((m, i) => {
+    try {
+      digitMaps.set(m.digital_map_id, compileDigitMap(m));
+    } catch (error) {
+      throw new SnapshotError(`digit_maps[${i}]`, (error as Error).message);
+    }
+  });
+  let mediaIpBlocks: MediaIpBlockList;
+  try {
+    mediaIpBlocks = MediaIpBlockList.build(config.media_ip_blocks ?? []);
+  } catch (error) {
+    throw new SnapshotError('media_ip_blocks', (error as Error).message);
+  }
+
   const trunks = new Map<number, SnapshotTrunk>();
   const ingressHosts = new HostIndex<SnapshotTrunk>();
   config.trunks.forEach((t, i) => {
@@ -177,6 +194,7 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
       plan,
       warnings,
       blockList.hasTrunk(t.trunk_id),
+      digitMaps,
     );
     trunks.set(t.trunk_id, trunk);
     if (t.direction !== 'ingress') return;
@@ -207,6 +225,9 @@ export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
     time_profiles: timeProfiles,
     ingress_hosts: ingressHosts,
     block_list: blockList,
+    digit_maps: digitMaps,
+    media_ip_blocks: mediaIpBlocks,
+    ocn_blocks: OcnBlockList.build(config.ocn_blocks ?? []),
     jurisdiction: JurisdictionIndex.build(config.jurisdiction ?? new Map()),
     settings: {
       default_ij_rule: settings.default_ij_rule,
@@ -230,9 +251,12 @@ function buildTrunk(
   plan: (id: number | null | undefined, where: string) => SnapshotRoutingPlan | null,
   warnings: string[],
   hasBlockList: boolean,
+  digitMaps: ReadonlyMap<number, CompiledDigitMap>,
 ): SnapshotTrunk {
   const carrier = carriers.get(t.carrier_id) ?? null;
   if (!carrier) warnings.push(`${at}: unknown carrier ${t.carrier_id}`);
+  const digitMap = t.digit_map_id == null ? null : (digitMaps.get(t.digit_map_id) ?? null);
+  if (t.digit_map_id != null && !digitMap) warnings.push(`${at}: unknown digital map ${t.digit_map_id}`);
   const techPrefix = t.tech_prefix ?? '';
   const rows =
     t.direction === 'ingress'
@@ -272,6 +296,7 @@ function buildTrunk(
     numbers: compileNumberRules(t.digit_replacements, t.digit_manipulations),
     failover_rules: t.failover_rules ?? [],
     has_block_list: hasBlockList,
+    digit_map: digitMap,
   };
 }
 
