@@ -419,6 +419,16 @@ const catalogue = {
   },
   rateReminderSubject: { en: 'Reminder: {0}', ch: '提醒：{0}', de: 'Erinnerung: {0}' },
   rateFileAttached: { en: '{0} (attached)', ch: '{0}（见附件）', de: '{0} (im Anhang)' },
+  invalidOcn: {
+    en: '{0} must be an OCN (4 letters or digits) or an origid (UUID)',
+    ch: '{0} 必须是 OCN（4 位字母或数字）或 origid（UUID）',
+    de: '{0} muss eine OCN (4 Buchstaben oder Ziffern) oder eine origid (UUID) sein',
+  },
+  trunkHasDigitMap: {
+    en: 'Trunk [{0}] already uses digital map [{1}]',
+    ch: '中继 [{0}] 已使用数字映射 [{1}]',
+    de: 'Trunk [{0}] verwendet bereits die Ziffernzuordnung [{1}]',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;

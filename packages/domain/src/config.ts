@@ -5,6 +5,8 @@
  */
 import type { DigitManipulationRule, DigitReplacementRule } from './digits';
 import type { BlockListEntry } from './block-list';
+import type { MediaIpBlockConfig, OcnBlockConfig } from './call-blocks';
+import type { DigitMapConfig } from './digit-map';
 import type { DefaultIjRule, JurisdictionData, RateTableType } from './jurisdiction';
 import type { MoneyInput } from './money';
 import type { TimeProfileConfig } from './time-profile';
@@ -82,6 +84,8 @@ export interface TrunkConfig {
   readonly digit_replacements?: readonly DigitReplacementRule[];
   readonly digit_manipulations?: readonly DigitManipulationRule[];
   readonly failover_rules?: readonly FailoverRuleConfig[];
+  /** The digital map the trunk uses (digit-map.ts), or null. */
+  readonly digit_map_id?: number | null;
 }
 
 export interface RateRowConfig {
@@ -210,6 +214,11 @@ export interface EngineConfig {
   readonly dynamic_routes?: readonly DynamicRouteConfig[];
   readonly time_profiles?: readonly TimeProfileConfig[];
   readonly block_list?: readonly BlockListEntry[];
+  readonly digit_maps?: readonly DigitMapConfig[];
+  /** Inbound media IP blocking (call-blocks.ts). */
+  readonly media_ip_blocks?: readonly MediaIpBlockConfig[];
+  /** STIOCN block list (call-blocks.ts). */
+  readonly ocn_blocks?: readonly OcnBlockConfig[];
   readonly jurisdiction?: JurisdictionData;
   readonly settings: SystemSettings;
 }

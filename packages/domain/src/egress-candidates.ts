@@ -8,6 +8,7 @@
  * per call and per distinct minimum).
  */
 import { limitReached } from './admission';
+import { applyDigitMap, describeMapping } from './digit-map';
 import { rewriteNumber } from './digits';
 import { drawByPercentage, orderDynamic } from './egress-order';
 import type { EgressCandidate } from './egress-order';
@@ -386,12 +387,32 @@ function traceKept(
 export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
   const { trunk, table, k } = c;
   const { format, rates } = ctx.snapshot;
+  let ani = ctx.ani;
+  let dnis = ctx.dnis;
+  const mapped = applyDigitMap(trunk.digit_map, ani, dnis);
+  if (mapped !== null) {
+    ctx.trace?.push(
+      traceStep(
+        'egress',
+        'info',
+        `Trunk ${trunk.name}: ${describeMapping(trunk.digit_map!, { ani, dnis }, mapped)}`,
+        {
+          trunk_id: trunk.trunk_id,
+          digital_map_id: trunk.digit_map!.digital_map_id,
+          ani: mapped.ani.number,
+          dnis: mapped.dnis.number,
+        },
+      ),
+    );
+    ani = mapped.ani.number;
+    dnis = mapped.dnis.number;
+  }
   return {
     trunk_id: trunk.trunk_id,
     carrier_id: trunk.carrier_id,
     hosts: trunk.hosts,
-    dnis: trunk.tech_prefix + rewriteNumber(ctx.dnis, trunk.numbers.dnis),
-    ani: rewriteNumber(ctx.ani, trunk.numbers.ani),
+    dnis: trunk.tech_prefix + rewriteNumber(dnis, trunk.numbers.dnis),
+    ani: rewriteNumber(ani, trunk.numbers.ani),
     rate_table_id: table.rate_table_id,
     rate: format(c.rate, table.decimals),
     code: rates.code[k] as string,

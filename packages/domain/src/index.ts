@@ -78,6 +78,25 @@ export type { HostMatch } from './network';
 export { HostIndex, ipv4InNetwork, maskOf, parseIpv4 } from './network';
 export type { BlockListEntry } from './block-list';
 export { BlockList, blockEntryMatches } from './block-list';
+export type {
+  CompiledDigitMap,
+  DigitMapAction,
+  DigitMapConfig,
+  DigitMapItemConfig,
+  DigitMapMatch,
+  MappedNumber,
+} from './digit-map';
+export {
+  DigitMapError,
+  applyDigitMap,
+  applyDigitMapItem,
+  compileDigitMap,
+  describeMapping,
+  digitMapItemMatches,
+  mapNumber,
+} from './digit-map';
+export type { MediaIpBlockConfig, OcnBlockConfig, OcnBlockKind } from './call-blocks';
+export { MediaIpBlockList, OcnBlockList, normalizeOcn, normalizeOrigid } from './call-blocks';
 
 // Routing engine
 export type * from './config';

@@ -3,6 +3,7 @@
  *
  * | constant                   | SIP | reason                   | when                                                         |
  * |----------------------------|-----|--------------------------|--------------------------------------------------------------|
+ * | SOURCE_IP_BLOCKED          | 403 | source_ip_blocked        | the source IP is on the inbound media IP block list (unexpired) |
  * | NO_INGRESS_TRUNK           | 403 | no_ingress_trunk         | no ingress trunk host matches the source IP/port + tech prefix |
  * | INGRESS_TRUNK_INACTIVE     | 403 | ingress_trunk_inactive   | the matched ingress trunk is inactive                        |
  * | CUSTOMER_INACTIVE          | 403 | customer_inactive        | the trunk's carrier is inactive                              |
@@ -12,6 +13,7 @@
  * | TRUNK_CPS_LIMIT            | 503 | trunk_cps_limit          | the ingress trunk is at its calls-per-second limit           |
  * | CUSTOMER_CPS_LIMIT         | 503 | customer_cps_limit       | the customer is at its calls-per-second limit                |
  * | INVALID_NUMBER             | 484 | invalid_number           | the DNIS is empty or not digits after the digit rules        |
+ * | OCN_BLOCKED                | 403 | ocn_blocked              | the call's STIR/SHAKEN OCN or origid is on the STIOCN block list |
  * | ANI_BLOCKED                | 403 | ani_blocked              | a block-list entry on the ANI only matches                   |
  * | DNIS_BLOCKED               | 403 | dnis_blocked             | a block-list entry with a DNIS condition matches             |
  * | NO_RATE_TABLE              | 404 | no_rate_table            | the ingress trunk has no (known) rate table                  |
@@ -27,6 +29,7 @@ export interface RejectCode {
 }
 
 export const REJECT = {
+  SOURCE_IP_BLOCKED: { code: 403, reason: 'source_ip_blocked' },
   NO_INGRESS_TRUNK: { code: 403, reason: 'no_ingress_trunk' },
   INGRESS_TRUNK_INACTIVE: { code: 403, reason: 'ingress_trunk_inactive' },
   CUSTOMER_INACTIVE: { code: 403, reason: 'customer_inactive' },
@@ -36,6 +39,7 @@ export const REJECT = {
   TRUNK_CPS_LIMIT: { code: 503, reason: 'trunk_cps_limit' },
   CUSTOMER_CPS_LIMIT: { code: 503, reason: 'customer_cps_limit' },
   INVALID_NUMBER: { code: 484, reason: 'invalid_number' },
+  OCN_BLOCKED: { code: 403, reason: 'ocn_blocked' },
   ANI_BLOCKED: { code: 403, reason: 'ani_blocked' },
   DNIS_BLOCKED: { code: 403, reason: 'dnis_blocked' },
   NO_RATE_TABLE: { code: 404, reason: 'no_rate_table' },

@@ -15,6 +15,12 @@ export interface CallAttempt {
   readonly lrn?: string | null;
   /** Call start, epoch ms. */
   readonly time: number;
+  /** STIR/SHAKEN: OCN of the certificate that signed the call (4 characters), when verified. */
+  readonly ocn?: string | null;
+  /** STIR/SHAKEN: the PASSporT's origination identifier. */
+  readonly origid?: string | null;
+  /** STIR/SHAKEN attestation level (A, B or C), shown in the trace. */
+  readonly attestation?: string | null;
 }
 
 /** Live figures the decision depends on; all optional (missing counters count as 0). */

@@ -3,11 +3,14 @@
  * engine answers. One function serves the route API of the SIP proxy, the call simulation
  * tool (with `trace: true`) and the routing analysis tool.
  *
+ *   0. Refuse a source IP on the inbound media IP block list (call-blocks.ts).
  *   1. Identify the ingress trunk (ingress-match.ts) and strip its tech prefix from the DNIS.
  *   2. Admit: trunk and customer active; balance (prepaid: balance + allowed credit > 0;
  *      postpaid: balance > -credit limit; unlimited credit skips it); call and CPS limits of
  *      trunk and customer (current counters exclude this call: a limit of 10 admits the call
- *      while fewer than 10 are up); ANI/DNIS digit rules; global and trunk block lists.
+ *      while fewer than 10 are up); ANI/DNIS digit rules, then the trunk's digital map
+ *      (digit-map.ts); the STIOCN block list (the call's STIR/SHAKEN OCN or origid); global and
+ *      trunk block lists.
  *   3. Price the ingress side: the number (DNIS, or LRN when the trunk bills by LRN and one is
  *      given) in the product's rate table, effective at the call time; US jurisdictional tables
  *      pick the column from the jurisdiction (jurisdiction.ts).
@@ -19,13 +22,14 @@
  *      bill-by number), and the margin: (ingress rate - vendor rate) / ingress rate must reach
  *      the larger of the customer's minimum (ingress trunk's, else its carrier's) and the vendor
  *      trunk's minimum. Survivors are ordered (egress-order.ts), capped by max_routes.
- *   5. Each route carries the numbers to send (egress digit rules, egress tech prefix in front
- *      of the DNIS); failover between them is applyFailover's job (failover.ts).
+ *   5. Each route carries the numbers to send (egress digital map, egress digit rules, egress
+ *      tech prefix in front of the DNIS); failover between them is applyFailover's job (failover.ts).
  *
  * Money in the answer is text: rates at their table's decimal places, the margin per minute
  * (ingress rate - vendor rate) at the larger of the two tables' decimal places.
  */
 import { admit } from './admission';
+import { applyDigitMap, describeMapping } from './digit-map';
 import { rewriteNumber, stripTechPrefix } from './digits';
 import { DeckPath } from './code-deck';
 import {
@@ -135,6 +139,26 @@ export function decide(
 ): RoutingDecision {
   const trace: TraceStep[] | null = options?.trace === true ? [] : null;
 
+  // 0. Inbound media IP blocking.
+  const ipBlocks = snapshot.media_ip_blocks;
+  if (ipBlocks.size > 0) {
+    const ipBlock = ipBlocks.find(call.source_ip, call.time);
+    if (ipBlock !== undefined) {
+      trace?.push(
+        traceStep(
+          'block_list',
+          'fail',
+          `Source IP ${call.source_ip} is on the inbound media IP block list (entry${ipBlock.block_id != null ? ` #${ipBlock.block_id}` : ''} ${ipBlock.ip}${ipBlock.netmask != null && ipBlock.netmask !== 32 ? `/${ipBlock.netmask}` : ''}${ipBlock.note ? `: ${ipBlock.note}` : ''}).`,
+          { media_ip_block: { ...ipBlock } },
+        ),
+      );
+      return rejected(trace, REJECT.SOURCE_IP_BLOCKED, null, call.ani, call.dnis);
+    }
+    trace?.push(
+      traceStep('block_list', 'ok', `Source IP ${call.source_ip} is not on the inbound media IP block list.`),
+    );
+  }
+
   // 1. Ingress trunk.
   const search = findIngress(snapshot, call.source_ip, call.source_port, call.dnis, trace !== null);
   const match = search.match;
@@ -178,19 +202,61 @@ export function decide(
     return rejected(trace, refusal, ingressLeg(match, null, null, null, null), call.ani, stripped);
   const carrier = trunk.carrier as SnapshotCarrier; // admit() refuses a missing carrier
 
-  const dnis = rewriteNumber(stripped, trunk.numbers.dnis);
-  const ani = rewriteNumber(call.ani, trunk.numbers.ani);
+  const ruledDnis = rewriteNumber(stripped, trunk.numbers.dnis);
+  const ruledAni = rewriteNumber(call.ani, trunk.numbers.ani);
   if (trunk.numbers.dnis !== null || trunk.numbers.ani !== null) {
     trace?.push(
-      traceStep('digits', 'info', `Digit rules: ANI ${call.ani} -> ${ani}, DNIS ${stripped} -> ${dnis}.`, {
-        ani,
-        dnis,
-      }),
+      traceStep(
+        'digits',
+        'info',
+        `Digit rules: ANI ${call.ani} -> ${ruledAni}, DNIS ${stripped} -> ${ruledDnis}.`,
+        {
+          ani: ruledAni,
+          dnis: ruledDnis,
+        },
+      ),
+    );
+  }
+  const mapped = applyDigitMap(trunk.digit_map, ruledAni, ruledDnis);
+  const ani = mapped === null ? ruledAni : mapped.ani.number;
+  const dnis = mapped === null ? ruledDnis : mapped.dnis.number;
+  if (mapped !== null && trace !== null) {
+    trace.push(
+      traceStep(
+        'digits',
+        'info',
+        describeMapping(trunk.digit_map!, { ani: ruledAni, dnis: ruledDnis }, mapped),
+        {
+          digital_map_id: trunk.digit_map!.digital_map_id,
+          ani,
+          dnis,
+          ani_item: mapped.ani.item?.item_id ?? null,
+          dnis_item: mapped.dnis.item?.item_id ?? null,
+        },
+      ),
     );
   }
   if (!isDigits(dnis)) {
     trace?.push(traceStep('digits', 'fail', `DNIS "${dnis}" is not a number.`));
     return rejected(trace, REJECT.INVALID_NUMBER, ingressLeg(match, null, null, null, null), ani, dnis);
+  }
+
+  const ocns = snapshot.ocn_blocks;
+  if (ocns.size > 0 || (trace !== null && (call.ocn || call.origid || call.attestation))) {
+    const ocnBlock = ocns.find(call.ocn, call.origid);
+    const signed = `OCN ${call.ocn || '-'}, origid ${call.origid || '-'}, attestation ${call.attestation || '-'}`;
+    if (ocnBlock !== undefined) {
+      trace?.push(
+        traceStep(
+          'block_list',
+          'fail',
+          `STIR/SHAKEN ${signed}: ${ocnBlock.kind === 'ocn' ? 'OCN' : 'origid'} ${ocnBlock.value} is on the STIOCN block list${ocnBlock.block_id != null ? ` (entry #${ocnBlock.block_id})` : ''}${ocnBlock.note ? `: ${ocnBlock.note}` : ''}.`,
+          { ocn_block: { ...ocnBlock } },
+        ),
+      );
+      return rejected(trace, REJECT.OCN_BLOCKED, ingressLeg(match, null, null, null, null), ani, dnis);
+    }
+    trace?.push(traceStep('block_list', 'ok', `STIR/SHAKEN ${signed}: not on the STIOCN block list.`));
   }
 
   const blocked =

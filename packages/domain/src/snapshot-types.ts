@@ -5,6 +5,8 @@
  * per call without parsing anything.
  */
 import type { BlockList } from './block-list';
+import type { MediaIpBlockList, OcnBlockList } from './call-blocks';
+import type { CompiledDigitMap } from './digit-map';
 import type { CodeDeck } from './code-deck';
 import type { TrunkNumberRules } from './digits';
 import type { DefaultIjRule, JurisdictionIndex, RateTableType } from './jurisdiction';
@@ -94,6 +96,8 @@ export interface SnapshotTrunk {
   readonly failover_rules: readonly FailoverRuleConfig[];
   /** The block list has entries for this trunk. */
   readonly has_block_list: boolean;
+  /** The trunk's digital map, or null. */
+  readonly digit_map: CompiledDigitMap | null;
 }
 
 export interface SnapshotPlanRow extends PrefixRow {
@@ -179,6 +183,9 @@ export interface RoutingSnapshot {
   readonly time_profiles: ReadonlyMap<number, CompiledTimeProfile>;
   readonly ingress_hosts: HostIndex<SnapshotTrunk>;
   readonly block_list: BlockList;
+  readonly digit_maps: ReadonlyMap<number, CompiledDigitMap>;
+  readonly media_ip_blocks: MediaIpBlockList;
+  readonly ocn_blocks: OcnBlockList;
   readonly jurisdiction: JurisdictionIndex;
   readonly settings: SnapshotSettings;
   /** Formats money at 0..6 places (formatMoney). */

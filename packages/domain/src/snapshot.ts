@@ -9,6 +9,8 @@
  * time "25:00") do stop it, with a SnapshotError naming the field.
  */
 import { BlockList } from './block-list';
+import { MediaIpBlockList, OcnBlockList } from './call-blocks';
+import { compileDigitMap, type CompiledDigitMap } from './digit-map';
 import { compileNumberRules } from './digits';
 import { JurisdictionIndex } from './jurisdiction';
 import { formatMoney } from './money';
@@ -173,6 +175,21 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
     throw new SnapshotError('block_list', (error as Error).message);
   }
 
+  const digitMaps = new Map<number, CompiledDigitMap>();
+  (config.digit_maps ?? []).forEach((m, i) => {
+    try {
+      digitMaps.set(m.digital_map_id, compileDigitMap(m));
+    } catch (error) {
+      throw new SnapshotError(`digit_maps[${i}]`, (error as Error).message);
+    }
+  });
+  let mediaIpBlocks: MediaIpBlockList;
+  try {
+    mediaIpBlocks = MediaIpBlockList.build(config.media_ip_blocks ?? []);
+  } catch (error) {
+    throw new SnapshotError('media_ip_blocks', (error as Error).message);
+  }
+
   const trunks = new Map<number, SnapshotTrunk>();
   const ingressHosts = new HostIndex<SnapshotTrunk>();
   config.trunks.forEach((t, i) => {
@@ -186,6 +203,7 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
       plan,
       warnings,
       blockList.hasTrunk(t.trunk_id),
+      digitMaps,
     );
     trunks.set(t.trunk_id, trunk);
     if (t.direction !== 'ingress') return;
@@ -216,6 +234,9 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
     time_profiles: timeProfiles,
     ingress_hosts: ingressHosts,
     block_list: blockList,
+    digit_maps: digitMaps,
+    media_ip_blocks: mediaIpBlocks,
+    ocn_blocks: OcnBlockList.build(config.ocn_blocks ?? []),
     jurisdiction: JurisdictionIndex.build(config.jurisdiction ?? new Map()),
     settings: {
       default_ij_rule: settings.default_ij_rule,
@@ -239,9 +260,12 @@ function buildTrunk(
   plan: (id: number | null | undefined, where: string) => SnapshotRoutingPlan | null,
   warnings: string[],
   hasBlockList: boolean,
+  digitMaps: ReadonlyMap<number, CompiledDigitMap>,
 ): SnapshotTrunk {
   const carrier = carriers.get(t.carrier_id) ?? null;
   if (!carrier) warnings.push(`${at}: unknown carrier ${t.carrier_id}`);
+  const digitMap = t.digit_map_id == null ? null : (digitMaps.get(t.digit_map_id) ?? null);
+  if (t.digit_map_id != null && !digitMap) warnings.push(`${at}: unknown digital map ${t.digit_map_id}`);
   const techPrefix = t.tech_prefix ?? '';
   const rows =
     t.direction === 'ingress'
@@ -281,6 +305,7 @@ function buildTrunk(
     numbers: compileNumberRules(t.digit_replacements, t.digit_manipulations),
     failover_rules: t.failover_rules ?? [],
     has_block_list: hasBlockList,
+    digit_map: digitMap,
   };
 }
 

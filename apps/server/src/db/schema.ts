@@ -4,6 +4,7 @@ import type { RatesTables } from './schema-rates';
 import type { CarriersTables } from './schema-carriers';
 import type { RoutingTables } from './schema-routing';
 import type { RateDeliveryTables } from './schema-rate-delivery';
+import type { RoutingExtrasTables } from './schema-routing-extras';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -306,7 +307,12 @@ export interface SipHostsTable {
 }
 
 export interface Database
-  extends SwitchConfigTables, RatesTables, CarriersTables, RoutingTables, RateDeliveryTables {
+  extends SwitchConfigTables,
+    RatesTables,
+    CarriersTables,
+    RoutingTables,
+    RateDeliveryTables,
+    RoutingExtrasTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

@@ -16,6 +16,7 @@ import { registerCarriers } from './carriers/routes';
 import { registerTrunks } from './trunks/routes';
 import { registerRouting } from './routing/routes';
 import { registerRateDelivery } from './rate-delivery/routes';
+import { registerRoutingExtras } from './routing-extras/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -33,6 +34,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerTrunks(app, s);
   registerRouting(app, s);
   registerRateDelivery(app, s);
+  registerRoutingExtras(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

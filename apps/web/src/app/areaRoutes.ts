@@ -3,6 +3,7 @@ import { configurationRoutes } from '../features/configuration/routes';
 import { rateRoutes } from '../features/rates/routes';
 import { routingRoutes } from '../features/routing/routes';
 import { rateDeliveryRoutes } from '../features/rate-delivery/routes';
+import { routingExtrasRoutes } from '../features/routing-extras/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -12,4 +13,5 @@ export const areaRoutes: RouteDef[] = [
   ...carrierRoutes,
   ...routingRoutes,
   ...rateDeliveryRoutes,
+  ...routingExtrasRoutes,
 ];

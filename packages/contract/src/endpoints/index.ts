@@ -13,3 +13,4 @@ export * as carriers from './carriers';
 export * as trunks from './trunks';
 export * as routing from './routing';
 export * as rateDelivery from './rate-delivery';
+export * as routingExtras from './routing-extras';

@@ -559,6 +559,7 @@ export const setDefaultFailover = endpoint({
 
 /** Reasons the engine refuses a call (domain reject-codes.ts), each with its default SIP code. */
 export const REJECT_REASONS = {
+  source_ip_blocked: 403,
   no_ingress_trunk: 403,
   ingress_trunk_inactive: 403,
   customer_inactive: 403,
@@ -568,6 +569,7 @@ export const REJECT_REASONS = {
   trunk_cps_limit: 503,
   customer_cps_limit: 503,
   invalid_number: 484,
+  ocn_blocked: 403,
   ani_blocked: 403,
   dnis_blocked: 403,
   no_rate_table: 404,
@@ -690,6 +692,10 @@ export const routeRequest = z
     dnis: z.string().min(1).max(64),
     lrn: z.string().max(32).nullable().optional(),
     time: callTime,
+    /** STIR/SHAKEN, when the proxy verified an Identity header: OCN of the signing certificate, origid, attestation. */
+    ocn: z.string().max(16).nullable().optional(),
+    origid: z.string().max(64).nullable().optional(),
+    attestation: z.enum(['A', 'B', 'C']).nullable().optional(),
   })
   .strict();
 export const routeHost = z.object({ ip: z.string(), port: z.number().nullable() });
@@ -801,6 +807,9 @@ export const engineStatus = z.object({
     dynamic_routes: z.number(),
     block_list: z.number(),
     jurisdiction: z.number(),
+    digital_maps: z.number(),
+    media_ip_blocks: z.number(),
+    ocn_blocks: z.number(),
   }),
   warnings: z.array(z.string()),
   last_error: z.string().nullable(),
@@ -854,6 +863,9 @@ export const simulationRequest = z
     lrn: digits(32).nullable().default(null),
     /** ISO 8601; null = now. */
     time: z.string().max(40).nullable().default(null),
+    ocn: z.string().trim().max(16).nullable().default(null),
+    origid: z.string().trim().max(64).nullable().default(null),
+    attestation: z.enum(['A', 'B', 'C']).nullable().default(null),
   })
   .strict();
 const named = { trunk_name: z.string(), carrier_name: z.string() };

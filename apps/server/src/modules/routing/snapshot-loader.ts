@@ -19,6 +19,7 @@ import type {
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { SettingsService } from '../config/settings';
+import { loadRoutingExtras } from '../routing-extras/load';
 import { RateCache, yieldToLoop, type RateLoad } from './rate-cache';
 import { readDefaultFailover, readSystemRouting } from './routing-settings';
 
@@ -41,6 +42,9 @@ export interface LoadedConfig {
     dynamic_routes: number;
     block_list: number;
     jurisdiction: number;
+    digital_maps: number;
+    media_ip_blocks: number;
+    ocn_blocks: number;
   };
 }
 
@@ -94,6 +98,7 @@ export class ConfigLoader {
       system,
       failover,
       jurisdiction,
+      extras,
     ] = await Promise.all([
       db
         .selectFrom('carriers')
@@ -187,6 +192,7 @@ export class ConfigLoader {
       readSystemRouting(this.settings, db),
       readDefaultFailover(this.settings, db),
       this.loadJurisdiction(),
+      loadRoutingExtras(db),
     ]);
 
     const rateTableIds = new Set(rateTables.map((t) => t.rate_table_id));
@@ -239,6 +245,7 @@ export class ConfigLoader {
           ? (digitRules.manipulations as DigitManipulationRule[])
           : [],
         failover_rules: Array.isArray(t.failover_rules) ? (t.failover_rules as FailoverRuleConfig[]) : [],
+        digit_map_id: extras.trunk_maps.get(t.trunk_id) ?? null,
       };
     });
 
@@ -328,6 +335,9 @@ export class ConfigLoader {
       dynamic_routes: dynamicConfigs,
       time_profiles: profileConfigs,
       block_list: blockConfigs,
+      digit_maps: extras.digit_maps,
+      media_ip_blocks: extras.media_ip_blocks,
+      ocn_blocks: extras.ocn_blocks,
       jurisdiction: jurisdiction,
       settings: {
         default_ij_rule: system.default_ij_rule,
@@ -348,6 +358,9 @@ export class ConfigLoader {
         dynamic_routes: dynamicConfigs.length,
         block_list: blockConfigs.length,
         jurisdiction: jurisdiction.size,
+        digital_maps: extras.digit_maps.length,
+        media_ip_blocks: extras.media_ip_blocks.length,
+        ocn_blocks: extras.ocn_blocks.length,
       },
     };
   }

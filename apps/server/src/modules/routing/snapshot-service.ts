@@ -48,6 +48,9 @@ export class SnapshotService {
     dynamic_routes: 0,
     block_list: 0,
     jurisdiction: 0,
+    digital_maps: 0,
+    media_ip_blocks: 0,
+    ocn_blocks: 0,
   };
   private lastError: string | null = null;
   private lastErrorAt: Date | null = null;

@@ -53,6 +53,9 @@ export function registerSwitchApi(
           dnis: b.dnis,
           lrn: b.lrn ?? null,
           time,
+          ocn: b.ocn ?? null,
+          origid: b.origid ?? null,
+          attestation: b.attestation ?? null,
         },
         live,
       );
@@ -82,11 +85,14 @@ function wellFormed(body: unknown): RouteRequest | null {
       k !== 'ani' &&
       k !== 'dnis' &&
       k !== 'lrn' &&
-      k !== 'time'
+      k !== 'time' &&
+      k !== 'ocn' &&
+      k !== 'origid' &&
+      k !== 'attestation'
     )
       return null;
   }
-  const { source_ip, source_port, ani, dnis, lrn, time } = b;
+  const { source_ip, source_port, ani, dnis, lrn, time, ocn, origid, attestation } = b;
   if (
     typeof source_ip !== 'string' ||
     source_ip.length === 0 ||
@@ -110,6 +116,17 @@ function wellFormed(body: unknown): RouteRequest | null {
   if (lrn !== undefined && lrn !== null && !(typeof lrn === 'string' && lrn.length <= 32)) return null;
   if (time !== undefined && !(typeof time === 'number' || (typeof time === 'string' && time.length <= 40)))
     return null;
+  if (ocn !== undefined && ocn !== null && !(typeof ocn === 'string' && ocn.length <= 16)) return null;
+  if (origid !== undefined && origid !== null && !(typeof origid === 'string' && origid.length <= 64))
+    return null;
+  if (
+    attestation !== undefined &&
+    attestation !== null &&
+    attestation !== 'A' &&
+    attestation !== 'B' &&
+    attestation !== 'C'
+  )
+    return null;
   return n > 0
     ? {
         source_ip,
@@ -118,6 +135,9 @@ function wellFormed(body: unknown): RouteRequest | null {
         source_port: source_port as number | null | undefined,
         lrn: lrn as string | null | undefined,
         time,
+        ocn: ocn as string | null | undefined,
+        origid: origid as string | null | undefined,
+        attestation: attestation as 'A' | 'B' | 'C' | null | undefined,
       }
     : null;
 }

@@ -36,7 +36,17 @@ export function registerRoutingTools(
     const time = callTime(b.time, Date.now());
     const d = decide(
       snapshot,
-      { source_ip: b.source_ip, source_port: b.source_port, ani: b.ani, dnis: b.dnis, lrn: b.lrn, time },
+      {
+        source_ip: b.source_ip,
+        source_port: b.source_port,
+        ani: b.ani,
+        dnis: b.dnis,
+        lrn: b.lrn,
+        time,
+        ocn: b.ocn,
+        origid: b.origid,
+        attestation: b.attestation,
+      },
       live.copy(),
       { trace: true },
     );

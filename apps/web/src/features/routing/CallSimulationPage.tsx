@@ -12,6 +12,7 @@ import {
   Input,
   InputNumber,
   Row,
+  Select,
   Space,
   Table,
   Tabs,
@@ -82,6 +83,9 @@ function TerminationSimulation() {
       dnis?: string;
       lrn?: string;
       time?: Dayjs | null;
+      ocn?: string;
+      origid?: string;
+      attestation?: 'A' | 'B' | 'C' | null;
     };
     const body = {
       source_ip: v.source_ip ?? '',
@@ -90,6 +94,9 @@ function TerminationSimulation() {
       dnis: v.dnis ?? '',
       lrn: v.lrn ? v.lrn : null,
       time: v.time ? v.time.toISOString() : null,
+      ocn: v.ocn ? v.ocn : null,
+      origid: v.origid ? v.origid : null,
+      attestation: v.attestation ?? null,
     };
     const parsed = checked(api.routing.simulationRequest, body, form, (f) =>
       t(`routing.sim.${f}`, { defaultValue: f }),
@@ -147,6 +154,26 @@ function TerminationSimulation() {
                   style={{ width: '100%' }}
                   placeholder={t('routing.now')}
                   data-testid="sim-time"
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={4}>
+              <Form.Item name="ocn" label={t('routing.sim.ocn')}>
+                <Input placeholder={t('routing.optional')} maxLength={16} data-testid="sim-ocn" />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={8}>
+              <Form.Item name="origid" label={t('routing.sim.origid')}>
+                <Input placeholder={t('routing.optional')} maxLength={64} data-testid="sim-origid" />
+              </Form.Item>
+            </Col>
+            <Col xs={12} md={4}>
+              <Form.Item name="attestation" label={t('routing.sim.attestation')}>
+                <Select
+                  allowClear
+                  placeholder={t('routing.optional')}
+                  options={['A', 'B', 'C'].map((a) => ({ value: a, label: a }))}
+                  data-testid="sim-attestation"
                 />
               </Form.Item>
             </Col>
