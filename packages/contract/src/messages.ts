@@ -376,6 +376,12 @@ const catalogue = {
     ch: '{0} 必须是日期时间（ISO 8601）',
     de: '{0} muss ein Datum mit Uhrzeit sein (ISO 8601)',
   },
+  // rate reports
+  trunksMustBeActive: {
+    en: 'Please activate the trunk for any modification: {0}',
+    ch: '请先激活中继再进行修改：{0}',
+    de: 'Bitte aktivieren Sie den Trunk, um ihn zu ändern: {0}',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;
