@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { adminOnly } from '../access';
-import { idParams, instantFilter, listQuery, paged, queryBool } from '../common';
+import { idParams, listQuery, paged, queryBool } from '../common';
 import { endpoint } from '../endpoint';
-import { FUNC as RATES_FUNC } from './rates';
+import { instant, FUNC as RATES_FUNC } from './rates';
 
 /**
  * Rate reports (docs/rate-reports.md): Termination > Client Rate Summary (every client's ingress
@@ -97,8 +97,8 @@ export const rateReportQuery = listQuery.extend({
   codes: codeList.optional(),
   code_name: z.string().trim().max(100).optional(),
   country: z.string().trim().max(100).optional(),
-  /** The instant the rates are in effect at (default now). */
-  at: instantFilter.optional(),
+  /** The instant the rates are in effect at (default now); without a zone it is UTC. */
+  at: instant.optional(),
   /** The report compares one currency (default USD); tables of other currencies are left out. */
   currency: z
     .string()

@@ -1,4 +1,4 @@
-import { DollarOutlined, SettingOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, DollarOutlined, SettingOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -94,6 +94,16 @@ export default function RateTablesPage() {
               aria-label={t('rates.viewRates')}
               data-testid={`rates-${r.rate_table_id}`}
               onClick={() => navigate(`/routing/rate_table/editing_rates/${r.rate_table_id}`)}
+            />
+          </Tooltip>
+          <Tooltip title={t('rates.assignToTrunks')}>
+            <Button
+              size="small"
+              type="text"
+              icon={<ApartmentOutlined />}
+              aria-label={t('rates.assignToTrunks')}
+              data-testid={`assign-${r.rate_table_id}`}
+              onClick={() => navigate(`/routing/rate_table/assign_rate_deck/${r.rate_table_id}`)}
             />
           </Tooltip>
           {r.code_deck_id !== null && (
