@@ -116,14 +116,18 @@ export async function rateReport(db: Db, q: Query) {
   const tables = [...new Set(columns.map((c) => c.rate_table_id))];
   if (!tables.length) return { ...head, items: [], total: 0 };
   const set = codeSet(tables, q, at);
-  const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${set} s`.execute(db);
   const dir = q.order_dir === 'desc' ? sql`DESC` : sql`ASC`;
-  const codes = (
-    await sql<{ code: string }>`SELECT s.code FROM ${set} s ORDER BY s.code ${dir}
-      LIMIT ${q.per_page} OFFSET ${q.page * q.per_page}`.execute(db)
-  ).rows.map((r) => r.code);
+  // One pass over the code set gives the page and the total; a page past the end counts apart.
+  const rows = (
+    await sql<{ code: string; total: number }>`SELECT s.code, count(*) OVER ()::int AS total FROM ${set} s
+      ORDER BY s.code ${dir} LIMIT ${q.per_page} OFFSET ${q.page * q.per_page}`.execute(db)
+  ).rows;
+  const total = rows.length
+    ? Number(rows[0]!.total)
+    : Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${set} s`.execute(db)).rows[0]?.n ?? 0);
+  const codes = rows.map((r) => r.code);
   const items: Row[] = [];
   for (let i = 0; i < codes.length; i += CHUNK)
     items.push(...(await priceCodes(db, columns, codes.slice(i, i + CHUNK), at)));
-  return { ...head, items, total: Number(total.rows[0]?.n ?? 0) };
+  return { ...head, items, total };
 }
