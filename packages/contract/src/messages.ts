@@ -429,6 +429,12 @@ const catalogue = {
     ch: '中继 [{0}] 已使用数字映射 [{1}]',
     de: 'Trunk [{0}] verwendet bereits die Ziffernzuordnung [{1}]',
   },
+  // rate reports
+  trunksMustBeActive: {
+    en: 'Please activate the trunk for any modification: {0}',
+    ch: '请先激活中继再进行修改：{0}',
+    de: 'Bitte aktivieren Sie den Trunk, um ihn zu ändern: {0}',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;

@@ -36,6 +36,8 @@ export { priceNumber, rateCdrLeg } from './cdr-rating';
 export type { PrefixRow } from './prefix-index';
 export { PrefixCodeError, PrefixIndex } from './prefix-index';
 export { CodeDeck, DeckPath } from './code-deck';
+export type { ComparedCode, ComparedRow, ComparedTable } from './rate-compare';
+export { codePrefixes, compareRates } from './rate-compare';
 export type { RateRow } from './rate-store';
 export { RateStore } from './rate-store';
 export type {

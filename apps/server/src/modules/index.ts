@@ -17,6 +17,7 @@ import { registerTrunks } from './trunks/routes';
 import { registerRouting } from './routing/routes';
 import { registerRateDelivery } from './rate-delivery/routes';
 import { registerRoutingExtras } from './routing-extras/routes';
+import { registerRateReports } from './rate-reports/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -35,6 +36,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerRouting(app, s);
   registerRateDelivery(app, s);
   registerRoutingExtras(app, s);
+  registerRateReports(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

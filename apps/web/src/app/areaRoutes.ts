@@ -4,6 +4,7 @@ import { rateRoutes } from '../features/rates/routes';
 import { routingRoutes } from '../features/routing/routes';
 import { rateDeliveryRoutes } from '../features/rate-delivery/routes';
 import { routingExtrasRoutes } from '../features/routing-extras/routes';
+import { rateReportRoutes } from '../features/rate-reports/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -14,4 +15,5 @@ export const areaRoutes: RouteDef[] = [
   ...routingRoutes,
   ...rateDeliveryRoutes,
   ...routingExtrasRoutes,
+  ...rateReportRoutes,
 ];

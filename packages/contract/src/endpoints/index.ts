@@ -14,3 +14,4 @@ export * as trunks from './trunks';
 export * as routing from './routing';
 export * as rateDelivery from './rate-delivery';
 export * as routingExtras from './routing-extras';
+export * as rateReports from './rate-reports';

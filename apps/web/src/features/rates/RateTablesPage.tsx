@@ -1,4 +1,4 @@
-import { DollarOutlined, MailOutlined, SettingOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, DollarOutlined, MailOutlined, SettingOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -108,6 +108,16 @@ export default function RateTablesPage() {
                   `/template/send_rate/rate_table/${encodeURIComponent(r.name)}/${r.rate_type}/${r.rate_table_id}`,
                 )
               }
+            />
+          </Tooltip>
+          <Tooltip title={t('rates.assignToTrunks')}>
+            <Button
+              size="small"
+              type="text"
+              icon={<ApartmentOutlined />}
+              aria-label={t('rates.assignToTrunks')}
+              data-testid={`assign-${r.rate_table_id}`}
+              onClick={() => navigate(`/routing/rate_table/assign_rate_deck/${r.rate_table_id}`)}
             />
           </Tooltip>
           {r.code_deck_id !== null && (

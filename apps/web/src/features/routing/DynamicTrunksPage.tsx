@@ -1,12 +1,13 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Card, Descriptions, Space, Table, Tooltip } from 'antd';
+import { Badge, Button, Card, Descriptions, Space, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { useApi } from '../../api/queries';
+import { EditDeleteActions } from '../../components/EditDeleteActions';
 import { useFeedback } from '../../app/feedback';
 import './i18n';
 
@@ -107,31 +108,11 @@ export default function DynamicTrunksPage() {
               title: t('common.actions'),
               width: 100,
               render: (_, e) => (
-                <Space size={2}>
-                  <Tooltip title={t('common.edit')}>
-                    <Button
-                      size="small"
-                      type="text"
-                      icon={<EditOutlined />}
-                      onClick={() =>
-                        navigate(`/routing/dynamic_routing/${id}/trunk_priority/${e.trunk_id}/edit`)
-                      }
-                      data-testid={`edit-pool-${e.trunk_id}`}
-                      aria-label={t('common.edit')}
-                    />
-                  </Tooltip>
-                  <Tooltip title={t('common.delete')}>
-                    <Button
-                      size="small"
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      onClick={() => void remove(e)}
-                      data-testid={`remove-pool-${e.trunk_id}`}
-                      aria-label={t('common.delete')}
-                    />
-                  </Tooltip>
-                </Space>
+                <EditDeleteActions
+                  onEdit={() => navigate(`/routing/dynamic_routing/${id}/trunk_priority/${e.trunk_id}/edit`)}
+                  onDelete={() => void remove(e)}
+                  testId={`pool-${e.trunk_id}`}
+                />
               ),
             },
           ]}
