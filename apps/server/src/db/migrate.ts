@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_switch_config';
 import * as m0003 from './migrations/0003_rates';
 import * as m0004 from './migrations/0004_carriers_trunks';
 import * as m0005 from './migrations/0005_routing';
+import * as m0006 from './migrations/0006_rate_generation';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003_rates': m0003,
   '0004_carriers_trunks': m0004,
   '0005_routing': m0005,
+  '0006_rate_generation': m0006,
 };
 
 /** Every migration, in the order they apply. */

@@ -3,6 +3,7 @@ import type { CarrierCommercialColumns, SwitchConfigTables } from './schema-swit
 import type { RatesTables } from './schema-rates';
 import type { CarriersTables } from './schema-carriers';
 import type { RoutingTables } from './schema-routing';
+import type { RateGenerationTables } from './schema-rate-generation';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -304,7 +305,8 @@ export interface SipHostsTable {
   sip_port: Generated<number>;
 }
 
-export interface Database extends SwitchConfigTables, RatesTables, CarriersTables, RoutingTables {
+export interface Database
+  extends SwitchConfigTables, RatesTables, CarriersTables, RoutingTables, RateGenerationTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

@@ -15,6 +15,7 @@ import { registerRates } from './rates/routes';
 import { registerCarriers } from './carriers/routes';
 import { registerTrunks } from './trunks/routes';
 import { registerRouting } from './routing/routes';
+import { registerRateGeneration } from './rate-generation/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -31,6 +32,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerCarriers(app, s);
   registerTrunks(app, s);
   registerRouting(app, s);
+  registerRateGeneration(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

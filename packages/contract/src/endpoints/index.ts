@@ -12,3 +12,4 @@ export * as rates from './rates';
 export * as carriers from './carriers';
 export * as trunks from './trunks';
 export * as routing from './routing';
+export * as rateGeneration from './rate-generation';
