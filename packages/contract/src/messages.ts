@@ -435,6 +435,37 @@ const catalogue = {
     ch: '请先激活中继再进行修改：{0}',
     de: 'Bitte aktivieren Sie den Trunk, um ihn zu ändern: {0}',
   },
+  // rate generation
+  shouldBeGreater: {
+    en: '{0} should be greater than {1}',
+    ch: '{0} 应大于 {1}',
+    de: '{0} sollte größer als {1} sein',
+  },
+  rangesOverlap: {
+    en: 'Rate ranges must not overlap: [{0}, {1}) and [{2}, {3})',
+    ch: '费率区间不能重叠：[{0}, {1}) 与 [{2}, {3})',
+    de: 'Tarifbereiche dürfen sich nicht überschneiden: [{0}, {1}) und [{2}, {3})',
+  },
+  rateTableTypeMismatch: {
+    en: 'The rate table must be of type {0}, like the generated rates',
+    ch: '费率表类型必须与生成的费率相同：{0}',
+    de: 'Die Tariftabelle muss wie die erzeugten Tarife vom Typ {0} sein',
+  },
+  generationNotFinished: {
+    en: 'Only a finished rate generation can be applied',
+    ch: '只能应用已完成的费率生成',
+    de: 'Nur eine abgeschlossene Tariferzeugung kann übernommen werden',
+  },
+  generationFailed: {
+    en: 'Rate generation failed, please try again',
+    ch: '费率生成失败，请重试',
+    de: 'Tariferzeugung fehlgeschlagen, bitte erneut versuchen',
+  },
+  generationNoRates: {
+    en: 'No rates: no vendor prices a code and there is no default rate',
+    ch: '没有费率：没有供应商为任何号码定价，且没有默认费率',
+    de: 'Keine Tarife: kein Lieferant bepreist einen Code und es gibt keinen Standardtarif',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;

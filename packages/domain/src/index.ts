@@ -127,3 +127,17 @@ export type { IngressMatch, IngressSearch } from './ingress-match';
 export { findIngress } from './ingress-match';
 export type { LimitHit } from './admission';
 export { creditAllows, limitReached, liveBalance } from './admission';
+
+// Rate generation
+export type {
+  ColumnPrice,
+  GeneratedRate,
+  LcrBasis,
+  MarginRange,
+  MarkupType,
+  RateGenCode,
+  RateGenRule,
+  RateGenVendor,
+  VendorRate,
+} from './rategen';
+export { LCR_BASES, MARKUP_TYPES, RateGenRuleError, generateRates } from './rategen';

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_switch_config';
 import * as m0003 from './migrations/0003_rates';
 import * as m0004 from './migrations/0004_carriers_trunks';
 import * as m0005 from './migrations/0005_routing';
+import * as m0006 from './migrations/0006_rate_generation';
 import * as m0007 from './migrations/0007_rate_delivery';
 import * as m0008 from './migrations/0008_routing_extras';
 import * as m0009 from './migrations/0009_rate_change_log';
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0003_rates': m0003,
   '0004_carriers_trunks': m0004,
   '0005_routing': m0005,
+  '0006_rate_generation': m0006,
   '0007_rate_delivery': m0007,
   '0008_routing_extras': m0008,
   '0009_rate_change_log': m0009,

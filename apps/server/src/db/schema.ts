@@ -4,6 +4,7 @@ import type { RatesTables } from './schema-rates';
 import type { CarriersTables } from './schema-carriers';
 import type { RoutingTables } from './schema-routing';
 import type { RateDeliveryTables } from './schema-rate-delivery';
+import type { RateGenerationTables } from './schema-rate-generation';
 import type { RoutingExtrasTables } from './schema-routing-extras';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
@@ -311,6 +312,7 @@ export interface Database
     RatesTables,
     CarriersTables,
     RoutingTables,
+    RateGenerationTables,
     RateDeliveryTables,
     RoutingExtrasTables {
   settings: SettingsTable;

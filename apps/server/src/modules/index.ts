@@ -18,6 +18,7 @@ import { registerRouting } from './routing/routes';
 import { registerRateDelivery } from './rate-delivery/routes';
 import { registerRoutingExtras } from './routing-extras/routes';
 import { registerRateReports } from './rate-reports/routes';
+import { registerRateGeneration } from './rate-generation/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -37,6 +38,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerRateDelivery(app, s);
   registerRoutingExtras(app, s);
   registerRateReports(app, s);
+  registerRateGeneration(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

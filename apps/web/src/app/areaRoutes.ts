@@ -5,6 +5,7 @@ import { routingRoutes } from '../features/routing/routes';
 import { rateDeliveryRoutes } from '../features/rate-delivery/routes';
 import { routingExtrasRoutes } from '../features/routing-extras/routes';
 import { rateReportRoutes } from '../features/rate-reports/routes';
+import { rateGenerationRoutes } from '../features/rategen/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -16,4 +17,5 @@ export const areaRoutes: RouteDef[] = [
   ...rateDeliveryRoutes,
   ...routingExtrasRoutes,
   ...rateReportRoutes,
+  ...rateGenerationRoutes,
 ];

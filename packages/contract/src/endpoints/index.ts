@@ -15,3 +15,4 @@ export * as routing from './routing';
 export * as rateDelivery from './rate-delivery';
 export * as routingExtras from './routing-extras';
 export * as rateReports from './rate-reports';
+export * as rateGeneration from './rate-generation';

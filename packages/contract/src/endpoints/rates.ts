@@ -47,13 +47,13 @@ export const instant = z
 
 const text = (max: number) => z.string().trim().max(max);
 const codeText = digits(32).min(1, { message: 'required' });
-const decimalPlaces = z
+export const decimalPlaces = z
   .number({ message: 'decimalPlacesRange' })
   .int({ message: 'decimalPlacesRange' })
   .min(0, { message: 'decimalPlacesRange' })
   .max(6, { message: 'decimalPlacesRange' });
 /** Interval: whole seconds >= 1. */
-const interval = seconds.refine((v) => v >= 1, { message: 'positiveInteger' });
+export const interval = seconds.refine((v) => v >= 1, { message: 'positiveInteger' });
 
 export const RATE_TYPES = ['a_z', 'us_jurisdictional', 'us_non_jurisdictional'] as const;
 export const BILLING_METHODS = ['dnis', 'lrn'] as const;

@@ -88,7 +88,15 @@ export function registerCodeDecks(app: FastifyInstance, s: Services): void {
         .select(count)
         .where('code_deck_id', '=', id)
         .executeTakeFirstOrThrow();
-      return [{ what: 'rate table(s)', count: Number(r.n) }];
+      const g = await db
+        .selectFrom('rate_generation_templates')
+        .select(count)
+        .where('code_deck_id', '=', id)
+        .executeTakeFirstOrThrow();
+      return [
+        { what: 'rate table(s)', count: Number(r.n) },
+        { what: 'rate generation template(s)', count: Number(g.n) },
+      ];
     },
     afterWrite: () => s.configChanged.notify(),
   });

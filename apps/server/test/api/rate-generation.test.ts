@@ -1,0 +1,458 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditRows,
+  denied,
+  fails,
+  invalid,
+  makeCarrierUser,
+  makeRestrictedAdmin,
+  ok,
+  startHarness,
+  type Harness,
+} from './harness';
+import { carrier, rateTable, trunk } from './routing-fixtures';
+
+/**
+ * Tools > Rate Generation: template rules, permissions, a generation over two hand-made vendor
+ * tables (ranges, default rate) with exact expected rates, and the apply to a rate table with the
+ * end date of existing codes.
+ */
+let h: Harness;
+let admin: string;
+let trunkA: number;
+let trunkB: number;
+let ingress: number;
+let deck: number;
+
+interface History {
+  id: number;
+  status: string;
+  rate_count: number;
+  applied: boolean;
+  rate_table_id: number | null;
+  rate_table_name: string | null;
+  template_name: string;
+  message: string;
+  finish_time: string | null;
+}
+interface Generated {
+  code: string;
+  code_name: string;
+  rate: string;
+  cost: string | null;
+  vendor_trunk_name: string | null;
+  markup_type: string | null;
+  markup: string | null;
+  source: string;
+}
+
+const MARGINS = [
+  { rate_from: '0', rate_to: '0.01', markup_type: 'percentage', markup: '50' },
+  { rate_from: '0.01', rate_to: '0.05', markup_type: 'percentage', markup: '10' },
+  { rate_from: '0.05', rate_to: null, markup_type: 'fixed', markup: '0.005' },
+];
+const body = (extra: Record<string, unknown> = {}) => ({
+  name: 'UK sell',
+  rate_table_type: 'a_z',
+  lcr_basis: 'lcr1',
+  default_rate: '0.2',
+  decimal_places: 4,
+  code_deck_id: deck,
+  egress_trunks: [trunkA, trunkB],
+  margins: MARGINS,
+  interval: 6,
+  min_time: 30,
+  ...extra,
+});
+const create = (b: Record<string, unknown>, token = admin) =>
+  h.call<{ object_id: number }>('POST', '/api/tools/rate_generation/template/create', { token, body: b });
+
+async function waitHistory(id: number): Promise<History> {
+  for (let i = 0; i < 400; i++) {
+    const r = ok(await h.call<History>('GET', `/api/tools/rate_generation/history/${id}`, { token: admin }));
+    if (r.status !== 'Initial') return r;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('generation did not finish');
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  admin = await h.setupAdmin();
+  const db = h.built.services.db;
+  const vendorA = await carrier(db, 'Vendor A', { client_type: 'vendor' });
+  const vendorB = await carrier(db, 'Vendor B', { client_type: 'vendor' });
+  const tableA = await rateTable(db, 'Vendor A costs', [
+    ['44', '0.0100', 'United Kingdom'],
+    ['447', '0.0500', 'UK Mobile'],
+    ['33', '0.0200', 'France'],
+    ['1', '0.0080', 'USA'],
+  ]);
+  const tableB = await rateTable(db, 'Vendor B costs', [
+    ['44', '0.0120'],
+    ['4475', '0.0300', 'UK Mobile 75'],
+    ['49', '0.0400', 'Germany'],
+    ['7', '0.0600', 'Russia'],
+  ]);
+  trunkA = await trunk(db, vendorA, 'A out', 'egress', { rate_table_id: tableA });
+  trunkB = await trunk(db, vendorB, 'B out', 'egress', { rate_table_id: tableB });
+  ingress = await trunk(db, await carrier(db, 'Customer', { client_type: 'client' }), 'C in', 'ingress');
+  deck = ok(
+    await h.call<{ object_id: number }>('POST', '/api/rate/code_deck/create', {
+      token: admin,
+      body: { name: 'Sell deck' },
+    }),
+  ).object_id;
+  for (const code of ['1', '33', '44', '447', '4475', '49', '7', '999'])
+    ok(
+      await h.call('POST', `/api/rate/code_deck/${deck}/codes`, {
+        token: admin,
+        body: { code, code_name: code === '999' ? 'Nowhere' : '' },
+      }),
+    );
+});
+afterAll(() => h.close());
+
+describe('rate generation templates', () => {
+  let id: number;
+  it('creates a template with its trunks in order and leaves a modification log row', async () => {
+    id = ok(await create(body())).object_id;
+    const row = ok(
+      await h.call<Record<string, unknown>>('GET', `/api/tools/rate_generation/template/${id}`, {
+        token: admin,
+      }),
+    );
+    expect(row).toMatchObject({
+      name: 'UK sell',
+      default_rate: '0.2000',
+      egress_trunks: [trunkA, trunkB],
+      egress_trunk_names: ['A out', 'B out'],
+      code_deck_name: 'Sell deck',
+      margins: MARGINS,
+      interval: 6,
+      min_time: 30,
+    });
+    expect((await auditRows(h, 'rate_generation_template', id))[0]?.action).toBe('create');
+  });
+
+  it("refuses a second template of the same name: '{0} [{1}] already exists'", async () => {
+    const r = await create(body({ name: 'uk SELL' }));
+    fails(r, 160, 'Rate Generation Template [uk SELL] already exists');
+    expect(r.body.errors?.name).toBe('Rate Generation Template [uk SELL] already exists');
+  });
+
+  it('needs at least one egress trunk, and only egress trunks', async () => {
+    invalid(
+      await create(body({ name: 'x1', egress_trunks: [] })),
+      'egress_trunks',
+      'Select at least one trunk',
+    );
+    invalid(
+      await create(body({ name: 'x2', egress_trunks: [trunkA, ingress] })),
+      'egress_trunks.1',
+      'Trunk [C in] is not an egress trunk',
+    );
+    const twice = await create(body({ name: 'x3', egress_trunks: [trunkA, trunkA] }));
+    fails(twice, 160, `Trunk [${trunkA}] already exists`);
+    expect(Object.keys(twice.body.errors ?? {})).toEqual(['egress_trunks.1']);
+  });
+
+  it('checks min time, interval, rates and decimal places', async () => {
+    invalid(
+      await create(body({ name: 'x4', interval: 0 })),
+      'interval',
+      'interval must be a valid positive integer',
+    );
+    invalid(
+      await create(body({ name: 'x5', min_time: -1 })),
+      'min_time',
+      'min_time must be a valid positive integer',
+    );
+    invalid(
+      await create(body({ name: 'x6', default_rate: '-1' })),
+      'default_rate',
+      'default_rate must be a valid positive floating number',
+    );
+    invalid(await create(body({ name: 'x7', decimal_places: 7 })), 'decimal_places');
+    invalid(
+      await create(body({ name: 'x8', margins: [{ rate_from: '0', rate_to: '1', markup: 'ten' }] })),
+      'margins.0.markup',
+      'margins.0.markup must be a valid positive floating number',
+    );
+  });
+
+  it("refuses a range whose from is above its to ('{0} cannot be larger than {1}') and overlapping ranges", async () => {
+    invalid(
+      await create(body({ name: 'x9', margins: [{ rate_from: '0.05', rate_to: '0.01', markup: '1' }] })),
+      'margins.0.rate_from',
+      'rate_from cannot be larger than rate_to',
+    );
+    invalid(
+      await create(body({ name: 'x10', margins: [{ rate_from: '0.05', rate_to: '0.05', markup: '1' }] })),
+      'margins.0.rate_to',
+      'rate_to should be greater than rate_from',
+    );
+    invalid(
+      await create(
+        body({
+          name: 'x11',
+          margins: [
+            { rate_from: '0', rate_to: '0.02', markup: '1' },
+            { rate_from: '0.01', rate_to: null, markup: '1' },
+          ],
+        }),
+      ),
+      'margins.1.rate_from',
+      'Rate ranges must not overlap: [0, 0.02) and [0.01, ∞)',
+    );
+    // The same rules on a change.
+    invalid(
+      await h.call('PATCH', `/api/tools/rate_generation/template/${id}`, {
+        token: admin,
+        body: {
+          margins: [
+            { rate_from: '0', rate_to: null, markup: '1' },
+            { rate_from: '1', markup: '1' },
+          ],
+        },
+      }),
+      'margins.1.rate_from',
+    );
+  });
+
+  it('a client user and an admin without the permission are refused; read-only may list but not write', async () => {
+    const client = await makeCarrierUser(h, admin, 'Buyer');
+    denied(await h.call('GET', '/api/tools/rate_generation/template/list', { token: client.token }));
+    denied(await h.call('GET', '/api/tools/rate_generation/history/list', { token: client.token }));
+    denied(await create(body({ name: 'client try' }), client.token));
+    const other = await makeRestrictedAdmin(h, admin, 'stats_only');
+    denied(await h.call('GET', '/api/tools/rate_generation/template/list', { token: other.token }));
+    const reader = await makeRestrictedAdmin(h, admin, 'rategen_reader', { '/tools/rate_generation': 'r' });
+    ok(await h.call('GET', '/api/tools/rate_generation/template/list', { token: reader.token }));
+    denied(await create(body({ name: 'reader try' }), reader.token));
+    denied(
+      await h.call('POST', `/api/tools/rate_generation/template/${id}/generate`, {
+        token: reader.token,
+        body: {},
+      }),
+    );
+  });
+});
+
+describe('generate and apply', () => {
+  let template: number;
+  let run: History;
+  it('generates in the background: Initial, then Finished with the exact rates of the fixture', async () => {
+    template = ok(await create(body({ name: 'Gen fixture' }))).object_id;
+    const started = ok(
+      await h.call<{ object_id: number }>(
+        'POST',
+        `/api/tools/rate_generation/template/${template}/generate`,
+        {
+          token: admin,
+          body: {},
+        },
+      ),
+    );
+    run = await waitHistory(started.object_id);
+    expect(run).toMatchObject({
+      status: 'Finished',
+      rate_count: 8,
+      applied: false,
+      template_name: 'Gen fixture',
+    });
+    expect(run.finish_time).not.toBeNull();
+    const rates = ok(
+      await h.call<{ items: Generated[]; total: number }>(
+        'GET',
+        `/api/tools/rate_generation/history/${run.id}/rates?per_page=50`,
+        { token: admin },
+      ),
+    );
+    expect(rates.total).toBe(8);
+    const table = rates.items.map((r) => [
+      r.code,
+      r.rate,
+      r.cost,
+      r.vendor_trunk_name,
+      r.markup_type,
+      r.markup,
+    ]);
+    expect(table).toEqual([
+      ['1', '0.0120', '0.008000', 'A out', 'percentage', '50'], // 0.008 in [0, 0.01): +50 %
+      ['33', '0.0220', '0.020000', 'A out', 'percentage', '10'],
+      ['44', '0.0110', '0.010000', 'A out', 'percentage', '10'], // A 0.010 beats B 0.012
+      ['447', '0.0132', '0.012000', 'B out', 'percentage', '10'], // A 447 0.05 vs B 44 0.012
+      ['4475', '0.0330', '0.030000', 'B out', 'percentage', '10'], // B 4475 0.03 vs A 447 0.05
+      ['49', '0.0440', '0.040000', 'B out', 'percentage', '10'],
+      ['7', '0.0650', '0.060000', 'B out', 'fixed', '0.005'], // [0.05, ∞): + 0.005
+      ['999', '0.2000', null, null, null, null], // no vendor: the default rate
+    ]);
+    expect(rates.items.find((r) => r.code === '999')).toMatchObject({
+      source: 'default',
+      code_name: 'Nowhere',
+    });
+    expect(rates.items.find((r) => r.code === '4475')?.code_name).toBe('UK Mobile 75');
+
+    const csv = await h.built.app.inject({
+      method: 'GET',
+      url: `/api/tools/rate_generation/history/${run.id}/export`,
+      headers: { 'x-auth-token': admin },
+    });
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'code,code_name,country,rate,min_time,interval,cost,vendor_trunk,markup_type,markup',
+    );
+    expect(lines).toContain('44,United Kingdom,,0.0110,30,6,0.010000,A out,percentage,10');
+    expect(lines).toHaveLength(9);
+  });
+
+  it('lists the run in the history, newest first, with a status filter', async () => {
+    const list = ok(
+      await h.call<{ items: History[]; total: number }>(
+        'GET',
+        `/api/tools/rate_generation/history/list?template_id=${template}&status=Finished`,
+        { token: admin },
+      ),
+    );
+    expect(list.items.map((x) => x.id)).toEqual([run.id]);
+  });
+
+  it('applies to a rate table of the same type only', async () => {
+    const db = h.built.services.db;
+    const us = await rateTable(db, 'US sell', [], { rate_type: 'us_jurisdictional' });
+    invalid(
+      await h.call('POST', `/api/tools/rate_generation/history/${run.id}/apply`, {
+        token: admin,
+        body: { rate_table_id: us, effective_date: '2030-01-01' },
+      }),
+      'rate_table_id',
+      'The rate table must be of type a_z, like the generated rates',
+    );
+    invalid(
+      await h.call('POST', `/api/tools/rate_generation/history/${run.id}/apply`, {
+        token: admin,
+        body: { rate_table_id: us, effective_date: 'soon' },
+      }),
+      'effective_date',
+    );
+  });
+
+  it('applies with the effective date, interval, min time and the end date of existing codes, in one go', async () => {
+    const db = h.built.services.db;
+    const sell = await rateTable(db, 'Customer sell', [
+      ['44', '0.5000', 'UK old'],
+      ['86', '0.3000', 'China'],
+    ]);
+    const applied = ok(
+      await h.call<{ task_id: number; inserted: number; updated: number; ended: number }>(
+        'POST',
+        `/api/tools/rate_generation/history/${run.id}/apply`,
+        {
+          token: admin,
+          body: {
+            rate_table_id: sell,
+            effective_date: '2030-01-01',
+            interval: 60,
+            end_date_of_existing_codes: '2030-02-01T00:00:00Z',
+          },
+        },
+      ),
+    );
+    // 44 ends when its new rate starts; 86 (absent from the result) ends at the given date.
+    expect(applied).toMatchObject({ inserted: 8, updated: 0, ended: 2 });
+    const rows = ok(
+      await h.call<{
+        items: {
+          code: string;
+          rate: string;
+          interval: number;
+          min_time: number;
+          effective_date: string;
+          end_date: string | null;
+        }[];
+      }>('GET', `/api/rate/rate_table/${sell}/rates?per_page=100&order_by=code`, { token: admin }),
+    ).items;
+    const of = (code: string) => rows.filter((r) => r.code === code);
+    expect(of('86')).toMatchObject([{ rate: '0.3000', end_date: '2030-02-01T00:00:00.000Z' }]);
+    const uk = of('44').sort((a, b) => a.effective_date.localeCompare(b.effective_date));
+    expect(uk).toMatchObject([
+      { rate: '0.5000', end_date: '2030-01-01T00:00:00.000Z' },
+      {
+        rate: '0.0110',
+        interval: 60,
+        min_time: 30,
+        effective_date: '2030-01-01T00:00:00.000Z',
+        end_date: null,
+      },
+    ]);
+    expect(of('999')).toMatchObject([{ rate: '0.2000' }]);
+    expect(rows).toHaveLength(10);
+
+    const after = ok(
+      await h.call<History>('GET', `/api/tools/rate_generation/history/${run.id}`, { token: admin }),
+    );
+    expect(after).toMatchObject({ applied: true, rate_table_id: sell, rate_table_name: 'Customer sell' });
+    const task = ok(
+      await h.call<{ status: string; source: string; inserted_rows: number; ended_rows: number }>(
+        'GET',
+        `/api/rate/import/${applied.task_id}`,
+        { token: admin },
+      ),
+    );
+    expect(task).toMatchObject({
+      status: 'Finished',
+      source: 'rate_generation',
+      inserted_rows: 8,
+      ended_rows: 2,
+    });
+    expect((await auditRows(h, 'rate_generation', run.id)).map((a) => a.action)).toEqual([
+      'apply',
+      'generate',
+    ]);
+    const staged = await db.selectFrom('rate_import_rows').select('code').execute();
+    expect(staged).toHaveLength(0);
+  });
+
+  it('keeps the history when its template is deleted', async () => {
+    ok(await h.call('DELETE', `/api/tools/rate_generation/template/${template}`, { token: admin }));
+    const kept = ok(
+      await h.call<History>('GET', `/api/tools/rate_generation/history/${run.id}`, { token: admin }),
+    );
+    expect(kept.template_name).toBe('Gen fixture');
+  });
+
+  it('records a run over vendors that price nothing and no default rate as Finished with no rates, and refuses to apply it', async () => {
+    const db = h.built.services.db;
+    const empty = await trunk(
+      db,
+      await carrier(db, 'Vendor C', { client_type: 'vendor' }),
+      'C out',
+      'egress',
+    );
+    const t = ok(
+      await create(body({ name: 'Nothing', egress_trunks: [empty], default_rate: null, code_deck_id: null })),
+    ).object_id;
+    const started = ok(
+      await h.call<{ object_id: number }>('POST', `/api/tools/rate_generation/template/${t}/generate`, {
+        token: admin,
+        body: {},
+      }),
+    );
+    const r = await waitHistory(started.object_id);
+    expect(r).toMatchObject({
+      status: 'Finished',
+      rate_count: 0,
+      message: 'No rates: no vendor prices a code and there is no default rate',
+    });
+    const sell = await rateTable(db, 'Empty sell', []);
+    fails(
+      await h.call('POST', `/api/tools/rate_generation/history/${r.id}/apply`, {
+        token: admin,
+        body: { rate_table_id: sell, effective_date: '2030-01-01' },
+      }),
+      170,
+    );
+  });
+});

@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test';
+import { unique } from '../support/api';
+import { pick, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
+import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
+
+/**
+ * Tools > Rate Generation, browser proof: a template made over the screens (two vendors' egress
+ * trunks, a 10 % margin), generated to Finished with the rates shown (cost, vendor, margin), then
+ * applied to a rate table with the end date of its existing codes, and the table's rates seen.
+ */
+
+test.describe.configure({ mode: 'serial' });
+test.use({ timezoneId: 'UTC' });
+
+const template = unique('rategen');
+let vendorA: Awaited<ReturnType<typeof vendorWithTrunk>>;
+let vendorB: Awaited<ReturnType<typeof vendorWithTrunk>>;
+let sell: { id: number; name: string };
+
+test.beforeAll(async () => {
+  const token = await adminToken();
+  const a = await rateTableWith(token, 'gen_vendor_a', [
+    { code: '44', code_name: 'United Kingdom', rate: '0.0100' },
+    { code: '33', code_name: 'France', rate: '0.0200' },
+  ]);
+  const b = await rateTableWith(token, 'gen_vendor_b', [
+    { code: '44', code_name: 'United Kingdom', rate: '0.0120' },
+    { code: '49', code_name: 'Germany', rate: '0.0400' },
+  ]);
+  vendorA = await vendorWithTrunk(token, { rateTableId: a.id, ip: randomIp() });
+  vendorB = await vendorWithTrunk(token, { rateTableId: b.id, ip: randomIp() });
+  sell = await rateTableWith(token, 'gen_sell', [{ code: '86', code_name: 'China', rate: '0.3000' }]);
+});
+
+test('create a template, generate, see Finished and the rates, apply to a rate table and see its rates', async ({
+  page,
+}) => {
+  await enterAsAdmin(page, '/tools/rate_generation');
+  await page.getByTestId('new-button').click();
+  await expectPath(page, '/tools/rate_generation/new');
+  await page.getByTestId('field-name').fill(template);
+  await pick(page, page.getByTestId('field-egress_trunks'), vendorA.trunkName);
+  await pick(page, page.getByTestId('field-egress_trunks'), vendorB.trunkName);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('field-interval').fill('6');
+  await page.getByTestId('field-min_time').fill('30');
+  await page.getByTestId('add-range').click();
+  await page.getByTestId('range-0-from').fill('0');
+  await page.getByTestId('range-0-to').fill('0.02');
+  await page.getByTestId('range-0-markup').fill('10');
+  await page.getByTestId('add-range').click();
+  await page.getByTestId('range-1-from').fill('0.01');
+  await page.getByTestId('range-1-markup').fill('1');
+  await page.getByTestId('form-save').click();
+  // The overlap is refused on the form with the server's own words.
+  await expect(page.getByText('Rate ranges must not overlap: [0, 0.02) and [0.01, ∞)')).toBeVisible();
+  await page.getByTestId('range-1-from').fill('0.02');
+  await page.getByTestId('range-1-type').click();
+  await page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+    .getByText('Fixed value')
+    .click();
+  await page.getByTestId('range-1-markup').fill('0.005');
+  await page.getByTestId('form-save').click();
+  await expect(flash(page)).toContainText(/created/i);
+  await expectPath(page, '/tools/rate_generation');
+
+  const row = page.getByTestId('list-rate-generation-templates').locator('tr', { hasText: template });
+  await expect(row).toContainText(`${vendorA.trunkName}, ${vendorB.trunkName}`);
+  await row.locator('[data-testid^="generate-"]').click();
+  await expect(flash(page)).toContainText(/Rate generation #\d+ started/);
+  await expect(page.getByTestId('list-rate-generation-history')).toContainText(template);
+  const status = page.locator('[data-testid^="history-status-"]').first();
+  await expect(status).toHaveText('Finished', { timeout: 20_000 });
+  await page.locator('[data-testid^="history-view-"]').first().click();
+
+  await expect(page.getByTestId('generation-status')).toHaveText('Finished');
+  // 44: A 0.0100 (lowest) + 10 %; 33: A 0.0200 is in [0.02, ∞): + 0.005; 49: B 0.0400 + 0.005.
+  await expect(page.getByTestId('generated-44')).toContainText('0.0110');
+  await expect(page.getByTestId('generated-44')).toContainText(vendorA.trunkName);
+  await expect(page.getByTestId('generated-44')).toContainText('+10%');
+  await expect(page.getByTestId('generated-33')).toContainText('0.0250');
+  await expect(page.getByTestId('generated-49')).toContainText('0.0450');
+  await expect(page.getByTestId('generated-49')).toContainText(vendorB.trunkName);
+  await expect(page.getByTestId('list-total')).toContainText('3');
+
+  await page.getByTestId('apply-generated').click();
+  await pick(page, page.getByTestId('field-rate_table_id'), sell.name);
+  await page.getByTestId('field-effective_date').fill('2030-01-01');
+  await page.getByTestId('field-end_date_of_existing_codes').fill('2030-02-01');
+  await page.getByTestId('form-save').click();
+  await expect(flash(page)).toContainText('Applied: 3 new, 0 overwritten, 1 ended');
+  await expect(page.getByTestId('result-title')).toContainText(sell.name);
+  await expect(page.getByTestId('result-44-future')).toContainText('0.0110');
+  await expect(page.getByTestId('result-44-future')).toContainText('2030-01-01');
+  await expect(page.getByTestId('result-86-current')).toContainText('2030-02-01');
+
+  await page.goto(page.url().replace(/\?.*$/, ''));
+  await expectPath(page, '/tools/rate_generation');
+  await page.goto(page.url().replace(/#.*$/, '#/tools/rate_generation/history'));
+  await expect(page.locator('[data-testid^="history-applied-"]').first()).toHaveText('Yes');
+});
