@@ -308,7 +308,8 @@ export interface SipHostsTable {
 }
 
 export interface Database
-  extends SwitchConfigTables,
+  extends
+    SwitchConfigTables,
     RatesTables,
     CarriersTables,
     RoutingTables,
