@@ -146,6 +146,10 @@ export async function startServer(
   });
   const built = await buildApp(config, { logger: false });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
+  // Setup blocks this process for seconds at a time (bulk inserts on PGlite): an idle keep-alive
+  // socket the server closed late would reset the next setup request. The client closes idle
+  // sockets first (undici: 4 s) when the server waits longer.
+  built.app.server.keepAliveTimeout = 60_000;
   const port = (built.app.server.address() as { port: number }).port;
   const base = `http://127.0.0.1:${port}/api`;
   const post = (p: string, body: unknown, token?: string) =>

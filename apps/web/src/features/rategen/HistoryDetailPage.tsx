@@ -126,14 +126,7 @@ export default function HistoryDetailPage() {
         data-testid="generated-rates"
         onRow={(r) => ({ 'data-testid': `generated-${r.code}` }) as React.HTMLAttributes<HTMLElement>}
         onChange={(pg, _f, s) => ls.onTableChange(pg, s)}
-        pagination={{
-          current: ls.page + 1,
-          pageSize: ls.perPage,
-          total: rates.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: ls.pageSizeOptions,
-          showTotal: (n) => <span data-testid="list-total">{t('common.total', { count: n })}</span>,
-        }}
+        pagination={ls.pagination(rates.data?.total ?? 0)}
         columns={[
           {
             key: 'code',

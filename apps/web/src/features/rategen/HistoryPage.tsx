@@ -56,14 +56,7 @@ export default function HistoryPage() {
         data-testid="list-rate-generation-history"
         onRow={(r) => ({ 'data-testid': `history-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
         onChange={(pg, _f, s) => ls.onTableChange(pg, s)}
-        pagination={{
-          current: ls.page + 1,
-          pageSize: ls.perPage,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: ls.pageSizeOptions,
-          showTotal: (n) => <span data-testid="list-total">{t('common.total', { count: n })}</span>,
-        }}
+        pagination={ls.pagination(list.data?.total ?? 0)}
         columns={[
           { key: 'id', title: '#', dataIndex: 'id', sorter: true, sortOrder: ls.sortOrder('id') },
           { key: 'template_name', title: t('rategen.template'), dataIndex: 'template_name', sorter: true },

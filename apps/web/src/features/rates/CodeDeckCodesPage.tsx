@@ -129,14 +129,7 @@ export default function CodeDeckCodesPage() {
           data-testid="list-codes"
           onRow={(r) => ({ 'data-testid': `code-row-${r.code}` }) as React.HTMLAttributes<HTMLElement>}
           onChange={(pg, _f, s) => ls.onTableChange(pg, s)}
-          pagination={{
-            current: ls.page + 1,
-            pageSize: ls.perPage,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: ls.pageSizeOptions,
-            showTotal: (n) => <span data-testid="list-total">{t('common.total', { count: n })}</span>,
-          }}
+          pagination={ls.pagination(list.data?.total ?? 0)}
           columns={[
             {
               key: 'code',

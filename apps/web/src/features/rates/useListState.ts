@@ -1,7 +1,8 @@
 import { ROWS_PER_PAGE } from '@tandem/contract';
 import type { TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useMemo } from 'react';
+import { createElement, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 
 const RESERVED = ['page', 'per_page', 'order_by', 'order_dir'];
@@ -11,6 +12,7 @@ const RESERVED = ['page', 'per_page', 'order_by', 'order_dir'];
  * page does (back and reload keep them).
  */
 export function useListState(defaults: { orderBy: string; perPage?: number }) {
+  const { t } = useTranslation();
   const [sp, setSp] = useSearchParams();
   const page = Math.max(0, Number(sp.get('page') ?? 0) || 0);
   const perPage = (ROWS_PER_PAGE as readonly number[]).includes(Number(sp.get('per_page')))
@@ -46,6 +48,15 @@ export function useListState(defaults: { orderBy: string; perPage?: number }) {
   const sortOrder = (key: string) =>
     orderBy === key ? (orderDir === 'desc' ? ('descend' as const) : ('ascend' as const)) : null;
   const query = { ...filters, page, per_page: perPage, order_by: orderBy, order_dir: orderDir };
+  /** The table's pagination: server paging at the URL's page and size, with the total shown. */
+  const pagination = (total: number): TablePaginationConfig => ({
+    current: page + 1,
+    pageSize: perPage,
+    total,
+    showSizeChanger: true,
+    pageSizeOptions: ROWS_PER_PAGE.map(String),
+    showTotal: (n) => createElement('span', { 'data-testid': 'list-total' }, t('common.total', { count: n })),
+  });
   return {
     query,
     filters,
@@ -55,6 +66,6 @@ export function useListState(defaults: { orderBy: string; perPage?: number }) {
     setFilters,
     onTableChange,
     sortOrder,
-    pageSizeOptions: ROWS_PER_PAGE.map(String),
+    pagination,
   };
 }
