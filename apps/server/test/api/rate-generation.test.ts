@@ -415,6 +415,98 @@ describe('generate and apply', () => {
     expect(staged).toHaveLength(0);
   });
 
+  it('with a rate e-mail template, sends the table to the carriers using it once applied', async () => {
+    const db = h.built.services.db;
+    const sell = await rateTable(db, 'Customer sell mailed', [['44', '0.5000', 'UK old']]);
+    const buyer = await carrier(db, 'Mailed customer', {
+      client_type: 'client',
+      main_email: 'noc@buyer.test',
+      rates_email: 'rates@buyer.test',
+    });
+    await trunk(db, buyer, 'Mailed in', 'ingress', { rate_table_id: sell });
+    await carrier(db, 'Unrelated customer', { client_type: 'client', main_email: 'x@other.test' });
+    const mailTemplate = ok(
+      await h.call<{ object_id: number }>('POST', '/api/rate/email_template/create', {
+        token: admin,
+        body: {
+          name: 'New rates',
+          download_method: 'link',
+          from_email: 'rates@tandem.test',
+          cc: [],
+          subject: 'New rates {rate_table_name}',
+          content: 'Dear {carrier_name}: {download_link}',
+          file_format: 'csv',
+        },
+      }),
+    ).object_id;
+
+    // An unknown template or a past deadline is refused before anything is applied.
+    invalid(
+      await h.call('POST', `/api/tools/rate_generation/history/${run.id}/apply`, {
+        token: admin,
+        body: { rate_table_id: sell, effective_date: '2030-01-01', email_template_id: 999999 },
+      }),
+      'email_template_id',
+    );
+    invalid(
+      await h.call('POST', `/api/tools/rate_generation/history/${run.id}/apply`, {
+        token: admin,
+        body: {
+          rate_table_id: sell,
+          effective_date: '2030-01-01',
+          email_template_id: mailTemplate,
+          download_deadline: '2020-01-01T00:00:00Z',
+        },
+      }),
+      'download_deadline',
+    );
+    const untouched = await db.selectFrom('rates').select('code').where('rate_table_id', '=', sell).execute();
+    expect(untouched).toHaveLength(1);
+
+    const applied = ok(
+      await h.call<{ inserted: number; send_id: number | null; recipients: number }>(
+        'POST',
+        `/api/tools/rate_generation/history/${run.id}/apply`,
+        {
+          token: admin,
+          body: { rate_table_id: sell, effective_date: '2030-01-01', email_template_id: mailTemplate },
+        },
+      ),
+    );
+    expect(applied).toMatchObject({ inserted: 8, recipients: 1 });
+    expect(applied.send_id).toBeGreaterThan(0);
+    const deliveries = await db
+      .selectFrom('rate_deliveries')
+      .select(['email', 'carrier_name'])
+      .where('send_id', '=', applied.send_id!)
+      .execute();
+    expect(deliveries).toEqual([{ email: 'rates@buyer.test', carrier_name: 'Mailed customer' }]);
+    const sent = await db
+      .selectFrom('rate_sends')
+      .select(['template_name', 'download_deadline', 'rate_table_id'])
+      .where('id', '=', applied.send_id!)
+      .executeTakeFirstOrThrow();
+    expect(sent.template_name).toBe('New rates');
+    expect(sent.rate_table_id).toBe(sell);
+    // Default deadline: 7 days on.
+    expect(Math.abs(sent.download_deadline.getTime() - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
+
+    // No carrier uses the table: applied, nothing sent.
+    const lonely = await rateTable(db, 'Nobody uses me', []);
+    expect(
+      ok(
+        await h.call<{ send_id: number | null; recipients: number }>(
+          'POST',
+          `/api/tools/rate_generation/history/${run.id}/apply`,
+          {
+            token: admin,
+            body: { rate_table_id: lonely, effective_date: '2030-01-01', email_template_id: mailTemplate },
+          },
+        ),
+      ),
+    ).toMatchObject({ send_id: null, recipients: 0 });
+  });
+
   it('keeps the history when its template is deleted', async () => {
     ok(await h.call('DELETE', `/api/tools/rate_generation/template/${template}`, { token: admin }));
     const kept = ok(

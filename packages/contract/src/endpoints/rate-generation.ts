@@ -256,6 +256,13 @@ export const applyBody = z
     code_deck_id: id.nullable().default(null),
     /** Codes of the table absent from the generated set end at this instant; null = they stay. */
     end_date_of_existing_codes: instant.nullable().default(null),
+    /**
+     * A rate e-mail template: once applied, the table is sent with it to every carrier whose trunks
+     * use the table (as Send Rate does), with download links valid until `download_deadline`
+     * (default: 7 days on). Null: nothing is sent.
+     */
+    email_template_id: id.nullable().default(null),
+    download_deadline: instant.nullable().default(null),
   })
   .strict();
 export const apply = endpoint({
@@ -272,5 +279,8 @@ export const apply = endpoint({
     inserted: z.number(),
     updated: z.number(),
     ended: z.number(),
+    /** The send of the e-mail template (null: no template, or no carrier uses the table). */
+    send_id: z.number().nullable(),
+    recipients: z.number(),
   }),
 });

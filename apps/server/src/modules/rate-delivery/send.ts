@@ -77,7 +77,7 @@ async function recipientsOf(db: Db, body: { client_ids: number[]; emails: string
 }
 
 /** Records a send and its recipients (queued) in one transaction and queues the job. */
-async function startSend(
+export async function startSend(
   s: Services,
   actor: Actor,
   lang: Language,
@@ -133,6 +133,35 @@ async function startSend(
   });
   void deliveryQueue(s).add(() => runSend(s, sendId));
   return { send_id: sendId, recipients };
+}
+
+/**
+ * Sends a rate table to every approved carrier whose trunks use it (at its rates e-mail, else its
+ * main e-mail), as "apply to rate table" of rate generation does after new rates went in. Carriers
+ * without any address are left out. Null when no carrier uses the table.
+ */
+export async function sendToTableUsers(
+  s: Services,
+  actor: Actor,
+  lang: Language,
+  tableId: number,
+  opts: { template_id: number; download_deadline: string },
+): Promise<{ send_id: number; recipients: number } | null> {
+  const users = await s.db
+    .selectFrom('carriers as c')
+    .select('c.client_id')
+    .where('c.registration_status', '=', 'approved')
+    .where(usesTable(tableId))
+    .where(rateEmailOf, '<>', '')
+    .execute();
+  if (!users.length) return null;
+  return startSend(s, actor, lang, tableId, {
+    template_id: opts.template_id,
+    client_ids: users.map((u) => u.client_id),
+    emails: [],
+    effective_from: null,
+    download_deadline: opts.download_deadline,
+  });
 }
 
 async function streamToBuffer(stream: NodeJS.ReadableStream): Promise<Buffer> {

@@ -5,10 +5,13 @@ import { actorOf } from '../../http/context';
 import { invalidField, notFound, ruleBroken } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
+import { sendToTableUsers } from '../rate-delivery/send';
 import { applyRateImport } from '../rates/import/apply';
 import { utcText } from '../rates/import/dates';
 import type { GenerationSettings } from './job';
 
+/** Download links of the rates sent after an apply stay valid this many days unless a deadline is given. */
+const SEND_DAYS = 7;
 const JURISDICTION_COLUMNS = ['intra_rate', 'inter_rate', 'ij_rate', 'local_rate'];
 
 /**
@@ -22,6 +25,10 @@ export function registerApply(app: FastifyInstance, s: Services): void {
   implement(app, s, api.rateGeneration.apply, async (ctx) => {
     const b = ctx.body;
     const actor = actorOf(ctx);
+    const deadline =
+      b.email_template_id === null
+        ? null
+        : (b.download_deadline ?? new Date(Date.now() + SEND_DAYS * 86_400_000).toISOString());
     const result = await s.db.transaction().execute(async (trx) => {
       const h = await trx
         .selectFrom('rate_generation_history')
@@ -40,6 +47,17 @@ export function registerApply(app: FastifyInstance, s: Services): void {
       if (!table) throw invalidField('rate_table_id', 'invalidValue', ['rate_table_id']);
       if (table.rate_type !== h.rate_table_type)
         throw invalidField('rate_table_id', 'rateTableTypeMismatch', [h.rate_table_type]);
+      if (
+        b.email_template_id !== null &&
+        !(await trx
+          .selectFrom('rate_email_templates')
+          .select('id')
+          .where('id', '=', b.email_template_id)
+          .executeTakeFirst())
+      )
+        throw invalidField('email_template_id', 'invalidValue', ['email_template_id']);
+      if (deadline !== null && Date.parse(deadline) <= Date.now())
+        throw invalidField('download_deadline', 'deadlineInFuture');
       if (
         b.code_deck_id !== null &&
         !(await trx
@@ -60,6 +78,7 @@ export function registerApply(app: FastifyInstance, s: Services): void {
         rate_table_name: table.name,
         effective_date: b.effective_date,
         end_date_of_existing_codes: b.end_date_of_existing_codes,
+        email_template_id: b.email_template_id,
         interval,
         min_time: minTime,
         code_deck_id: b.code_deck_id ?? table.code_deck_id,
@@ -154,6 +173,14 @@ export function registerApply(app: FastifyInstance, s: Services): void {
       return { task_id: taskId, inserted: counts.inserted, updated: counts.updated, ended: counts.ended };
     });
     s.configChanged.notify();
-    return result;
+    // The new rates are committed; then they go to the carriers using the table (a background send).
+    const sent =
+      b.email_template_id !== null && deadline !== null
+        ? await sendToTableUsers(s, actor, ctx.lang, b.rate_table_id, {
+            template_id: b.email_template_id,
+            download_deadline: deadline,
+          })
+        : null;
+    return { ...result, send_id: sent?.send_id ?? null, recipients: sent?.recipients ?? 0 };
   });
 }

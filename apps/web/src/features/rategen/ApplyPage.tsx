@@ -18,6 +18,8 @@ const LABELS: Record<string, string> = {
   min_time: 'rategen.minTime',
   code_deck_id: 'rategen.codeDeckApply',
   end_date_of_existing_codes: 'rategen.endExisting',
+  email_template_id: 'rategen.emailTemplate',
+  download_deadline: 'rategen.downloadDeadline',
 };
 
 /**
@@ -40,6 +42,12 @@ export default function ApplyPage() {
     { enabled: Boolean(type), callOptions: { errorMode: 'inline' } },
   );
   const decks = useApi(api.rates.codeDeck.list, { query: ALL }, { callOptions: { errorMode: 'inline' } });
+  const mailTemplates = useApi(
+    api.rateDelivery.rateEmailTemplate.list,
+    { query: ALL },
+    { callOptions: { errorMode: 'inline', quiet: true } },
+  );
+  const sending = Boolean(Form.useWatch('email_template_id', form));
 
   const save = async () => {
     const v = form.getFieldsValue(true) as Record<string, unknown>;
@@ -52,6 +60,8 @@ export default function ApplyPage() {
       min_time: v.min_time ?? undefined,
       code_deck_id: v.code_deck_id || null,
       end_date_of_existing_codes: text('end_date_of_existing_codes'),
+      email_template_id: v.email_template_id || null,
+      download_deadline: v.email_template_id ? text('download_deadline') : null,
     };
     const parsed = api.rateGeneration.applyBody.safeParse(body);
     form.setFields(Object.keys(LABELS).map((name) => ({ name, errors: [] })));
@@ -71,7 +81,11 @@ export default function ApplyPage() {
         { params: { id }, body: parsed.data },
         { errorMode: 'inline' },
       );
-      flash(t('rategen.applyDone', r));
+      flash(
+        r.send_id === null
+          ? t('rategen.applyDone', r)
+          : `${t('rategen.applyDone', r)} · ${t('rategen.sentTo', { count: r.recipients })}`,
+      );
       navigate(
         `/tools/rate_generation/view_rate_result/${parsed.data.rate_table_id}?rate_generation_id=${id}`,
       );
@@ -100,7 +114,7 @@ export default function ApplyPage() {
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ code_deck_id: 0 }}
+        initialValues={{ code_deck_id: 0, email_template_id: 0 }}
         onFinish={() => void save()}
         data-testid="form-apply"
       >
@@ -139,6 +153,28 @@ export default function ApplyPage() {
         >
           <Input placeholder="YYYY-MM-DD" data-testid="field-end_date_of_existing_codes" />
         </Form.Item>
+        <Form.Item
+          name="email_template_id"
+          label={t('rategen.emailTemplate')}
+          extra={t('rategen.emailTemplateHelp')}
+        >
+          <Select
+            data-testid="field-email_template_id"
+            options={[
+              { value: 0, label: t('rategen.noEmail') },
+              ...(mailTemplates.data?.items ?? []).map((m) => ({ value: m.id, label: m.name })),
+            ]}
+          />
+        </Form.Item>
+        {sending && (
+          <Form.Item
+            name="download_deadline"
+            label={t('rategen.downloadDeadline')}
+            extra={t('rategen.downloadDeadlineHelp')}
+          >
+            <Input placeholder="YYYY-MM-DD HH:mm" data-testid="field-download_deadline" />
+          </Form.Item>
+        )}
         <Space>
           <Button type="primary" htmlType="submit" loading={busy} data-testid="form-save">
             {t('rategen.apply')}
