@@ -72,6 +72,11 @@ export default function SendRatePage() {
   const [form] = Form.useForm<Values>();
   const table = useApi(api.rates.rateTable.get, { params: { id } });
   const candidates = useApi(api.rateDelivery.listSendCandidates, { params: { id } });
+  const templates = useApi(
+    api.rateDelivery.rateEmailTemplate.list,
+    { query: { per_page: 2 } },
+    { callOptions: { errorMode: 'inline', quiet: true } },
+  );
   const [busy, setBusy] = useState(false);
   const [sendId, setSendId] = useState<number | null>(null);
 
@@ -82,6 +87,13 @@ export default function SendRatePage() {
       candidates.data.items.filter((c) => c.uses_rate_table && c.email).map((c) => c.client_id),
     );
   }, [candidates.data, form]);
+
+  // With a single rate e-mail template there is nothing to choose: take it (and its file format).
+  useEffect(() => {
+    const only = templates.data?.total === 1 ? templates.data.items[0] : undefined;
+    if (only && !form.getFieldValue('template_id'))
+      form.setFieldsValue({ template_id: only.id, file_format: only.file_format });
+  }, [templates.data, form]);
 
   const options = useMemo(
     () =>
@@ -201,6 +213,7 @@ export default function SendRatePage() {
             <Select
               style={{ width: 140 }}
               options={FILE_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))}
+              placeholder={t('rateDelivery.templateFormat')}
               data-testid="field-file_format"
             />
           </Form.Item>

@@ -16,6 +16,7 @@ const en = {
   subject: 'Subject',
   content: 'Content',
   fileFormat: 'File format',
+  templateFormat: "The template's",
   usageCount: 'Sends',
   updated: 'Updated',
   tagsHelp:
@@ -94,6 +95,7 @@ const de: Dict = {
   subject: 'Betreff',
   content: 'Inhalt',
   fileFormat: 'Dateiformat',
+  templateFormat: 'Wie die Vorlage',
   usageCount: 'Versände',
   updated: 'Geändert',
   tagsHelp:
@@ -172,6 +174,7 @@ const ch: Dict = {
   subject: '主题',
   content: '内容',
   fileFormat: '文件格式',
+  templateFormat: '与模板相同',
   usageCount: '发送次数',
   updated: '更新时间',
   tagsHelp:
