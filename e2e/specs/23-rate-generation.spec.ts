@@ -99,4 +99,10 @@ test('create a template, generate, see Finished and the rates, apply to a rate t
   await expectPath(page, '/tools/rate_generation');
   await page.goto(page.url().replace(/#.*$/, '#/tools/rate_generation/history'));
   await expect(page.locator('[data-testid^="history-applied-"]').first()).toHaveText('Yes');
+
+  // "Apply to rate table: what?" opens the history at its finished runs.
+  await page.goto(page.url().replace(/#.*$/, '#/tools/rate_generation/apply_to_rate_table/what'));
+  await expectPath(page, '/tools/rate_generation/history');
+  await expect(page).toHaveURL(/status=Finished/);
+  await expect(page.locator('[data-testid^="history-status-"]').first()).toHaveText('Finished');
 });
