@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { parseCsvLine } from '@tandem/contract';
 import { buildSnapshot, decide, PrefixIndex } from '@tandem/domain';
 import type {
   CallAttempt,
@@ -55,29 +56,6 @@ function seeded(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** Splits one CSV line; fields may be quoted and contain commas and doubled quotes. */
-export function parseCsvLine(line: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      fields.push(field);
-      field = '';
-    } else field += c;
-  }
-  fields.push(field);
-  return fields;
 }
 
 function readCsv(path: string, skipLines = 0): Record<string, string>[] {

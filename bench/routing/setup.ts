@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parseCsvLine } from '@tandem/contract';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp, type BuiltApp } from '../../apps/server/src/app';
@@ -34,28 +35,6 @@ export function seeded(seed: number): () => number {
   };
 }
 
-function csvLine(line: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      fields.push(field);
-      field = '';
-    } else field += c;
-  }
-  fields.push(field);
-  return fields;
-}
-
 export interface DeckRow {
   code: string;
   name: string;
@@ -73,11 +52,11 @@ export function sdfDeck(): DeckRow[] {
     .readFileSync(path.join(DATA_DIR, 'rate-decks/sdf-outbound-rates.csv'), 'utf8')
     .split(/\r?\n/)
     .filter(Boolean);
-  const header = csvLine(lines[0]!);
+  const header = parseCsvLine(lines[0]!);
   const col = (name: string) => header.indexOf(name);
   const rows: DeckRow[] = [];
   for (const line of lines.slice(1)) {
-    const c = csvLine(line);
+    const c = parseCsvLine(line);
     const rate = c[col('Rate')] ?? '';
     if (rate === '' || !/^\d+$/.test(c[col('Prefix')] ?? '')) continue;
     rows.push({

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { api } from '@tandem/contract';
+import { api, parseCsvLine } from '@tandem/contract';
 import { call, unique } from './api';
 
 /**
@@ -26,36 +26,13 @@ export interface DeckRow {
   effective: string;
 }
 
-/** Splits one CSV line (quoted cells with commas, doubled quotes). */
-function csvCells(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
-
 /** The rows of the SDF deck with the given codes (the deck's own destination, intervals, rate and start date). */
 export function deckRows(codes: string[]): DeckRow[] {
   const lines = fs.readFileSync(SDF_DECK, 'utf8').split(/\r?\n/);
   const byCode = new Map<string, DeckRow>();
   for (const line of lines.slice(1)) {
     if (!line) continue;
-    const [destination, code, first, sub, rate, , start] = csvCells(line);
+    const [destination, code, first, sub, rate, , start] = parseCsvLine(line);
     if (code && codes.includes(code) && !byCode.has(code))
       byCode.set(code, {
         destination: destination!,

@@ -16,3 +16,30 @@ export function csvCell(v: unknown): string {
 export function toCsv(header: string[], rows: unknown[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
+
+/**
+ * One CSV line split into its cells: quoted cells may hold commas and doubled quotes. For line-by-line
+ * readers of known files (rate decks in tests and benchmarks); a file whose quoted cells span lines
+ * needs a whole-file parser (the web app's upload widget, the server's rate import).
+ */
+export function parseCsvLine(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell);
+  return cells;
+}

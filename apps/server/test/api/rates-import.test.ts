@@ -1,3 +1,4 @@
+import type { api } from '@tandem/contract';
 import path from 'node:path';
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
@@ -40,23 +41,8 @@ interface Task {
   error_rows: number;
   message: string;
 }
-interface Rate {
-  rate_id: number;
-  code: string;
-  code_name: string;
-  rate: string;
-  intra_rate: string | null;
-  inter_rate: string | null;
-  ij_rate: string | null;
-  local_rate: string | null;
-  min_time: number;
-  interval: number;
-  grace_time: number;
-  setup_fee: string;
-  effective_date: string;
-  end_date: string | null;
-  state: string;
-}
+/** A rate row as the API answers it (the contract's own type). */
+type Rate = api.rates.RateRow;
 
 async function makeTable(name: string, extra: Record<string, unknown> = {}): Promise<number> {
   return ok(

@@ -1,3 +1,4 @@
+import type { api } from '@tandem/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -43,24 +44,8 @@ interface Code {
   country: string;
   usage_count: number;
 }
-interface Rate {
-  rate_id: number;
-  code: string;
-  code_name: string;
-  country: string;
-  rate: string;
-  intra_rate: string | null;
-  inter_rate: string | null;
-  ij_rate: string | null;
-  local_rate: string | null;
-  min_time: number;
-  interval: number;
-  grace_time: number;
-  setup_fee: string;
-  effective_date: string;
-  end_date: string | null;
-  state: string;
-}
+/** A rate row as the API answers it (the contract's own type). */
+type Rate = api.rates.RateRow;
 
 describe('code decks', () => {
   let deckA: number;

@@ -12,7 +12,14 @@ import {
   upload,
   type Harness,
 } from './harness';
-import { settled, switchKey, termination, type Fixture, type RouteAnswer } from './routing-fixtures';
+import {
+  lcrOverVendors,
+  settled,
+  switchKey,
+  termination,
+  type Fixture,
+  type RouteAnswer,
+} from './routing-fixtures';
 
 type MapRow = z.output<typeof api.routingExtras.digitalMapRow>;
 type ItemRow = z.output<typeof api.routingExtras.digitMapItemRow>;
@@ -30,35 +37,7 @@ beforeAll(async () => {
   admin = await h.setupAdmin();
   key = await switchKey(h, admin);
   f = await termination(h);
-  const db = h.built.services.db;
-  const plan = await db
-    .insertInto('routing_plans')
-    .values({ name: 'Plan' })
-    .returning('route_plan_id')
-    .executeTakeFirstOrThrow();
-  const route = await db
-    .insertInto('dynamic_routes')
-    .values({ name: 'LCR', rule: 'lcr' })
-    .returning('dynamic_route_id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('dynamic_route_trunks')
-    .values(f.vendors.map((v) => ({ dynamic_route_id: route.dynamic_route_id, trunk_id: v.trunk })))
-    .execute();
-  await db
-    .insertInto('routing_plan_rows')
-    .values({
-      route_plan_id: plan.route_plan_id,
-      prefix: '',
-      route_type: 'dynamic',
-      dynamic_route_id: route.dynamic_route_id,
-    })
-    .execute();
-  await db
-    .updateTable('trunks')
-    .set({ routing_plan_id: plan.route_plan_id })
-    .where('trunk_id', '=', f.ingress)
-    .execute();
+  await lcrOverVendors(h, f);
   await rebuilt();
 });
 afterAll(() => h.close());

@@ -124,6 +124,39 @@ export async function termination(h: Harness, suffix = ''): Promise<Fixture> {
   return { customer, ingress, customerTable, vendors };
 }
 
+/** Routes the fixture's ingress trunk by a routing plan whose catch-all row is an LCR dynamic route over both vendors. */
+export async function lcrOverVendors(h: Harness, f: Fixture): Promise<void> {
+  const db = h.built.services.db;
+  const plan = await db
+    .insertInto('routing_plans')
+    .values({ name: 'Plan' })
+    .returning('route_plan_id')
+    .executeTakeFirstOrThrow();
+  const route = await db
+    .insertInto('dynamic_routes')
+    .values({ name: 'LCR', rule: 'lcr' })
+    .returning('dynamic_route_id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('dynamic_route_trunks')
+    .values(f.vendors.map((v) => ({ dynamic_route_id: route.dynamic_route_id, trunk_id: v.trunk })))
+    .execute();
+  await db
+    .insertInto('routing_plan_rows')
+    .values({
+      route_plan_id: plan.route_plan_id,
+      prefix: '',
+      route_type: 'dynamic',
+      dynamic_route_id: route.dynamic_route_id,
+    })
+    .execute();
+  await db
+    .updateTable('trunks')
+    .set({ routing_plan_id: plan.route_plan_id })
+    .where('trunk_id', '=', f.ingress)
+    .execute();
+}
+
 /** Waits until the snapshot has no build running or scheduled and returns its status. */
 export async function settled(h: Harness, token: string, after = -1): Promise<EngineStatus> {
   for (let i = 0; i < 400; i++) {

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fails, ok, startHarness, type Harness } from './harness';
-import { settled, switchKey, termination, type Fixture, type RouteAnswer } from './routing-fixtures';
+import {
+  lcrOverVendors,
+  settled,
+  switchKey,
+  termination,
+  type Fixture,
+  type RouteAnswer,
+} from './routing-fixtures';
 
 let h: Harness;
 let admin: string;
@@ -13,35 +20,7 @@ beforeAll(async () => {
   admin = await h.setupAdmin();
   key = await switchKey(h, admin);
   f = await termination(h);
-  const db = h.built.services.db;
-  const plan = await db
-    .insertInto('routing_plans')
-    .values({ name: 'Plan' })
-    .returning('route_plan_id')
-    .executeTakeFirstOrThrow();
-  const route = await db
-    .insertInto('dynamic_routes')
-    .values({ name: 'LCR', rule: 'lcr' })
-    .returning('dynamic_route_id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('dynamic_route_trunks')
-    .values(f.vendors.map((v) => ({ dynamic_route_id: route.dynamic_route_id, trunk_id: v.trunk })))
-    .execute();
-  await db
-    .insertInto('routing_plan_rows')
-    .values({
-      route_plan_id: plan.route_plan_id,
-      prefix: '',
-      route_type: 'dynamic',
-      dynamic_route_id: route.dynamic_route_id,
-    })
-    .execute();
-  await db
-    .updateTable('trunks')
-    .set({ routing_plan_id: plan.route_plan_id })
-    .where('trunk_id', '=', f.ingress)
-    .execute();
+  await lcrOverVendors(h, f);
   await rebuild();
 });
 afterAll(() => h.close());

@@ -8,10 +8,13 @@ import { invalidField } from '../../http/errors';
  * rows a route or prefix row points to, counts for the delete refusal.
  */
 
+/** Name of the user behind a request, for updated_by columns. */
+const writerName = (ctx: Ctx<unknown, unknown, unknown>) => ctx.actor?.user.name ?? 'system';
+
 /** Name of the user behind a request body (set in validate, read in toColumns of the generic CRUD). */
 const writers = new WeakMap<object, string>();
 export function noteWriter(body: object, ctx: Ctx<unknown, unknown, unknown>): void {
-  writers.set(body, ctx.actor?.user.name ?? 'system');
+  writers.set(body, writerName(ctx));
 }
 export function writerOf(body: object): string {
   return writers.get(body) ?? 'system';
@@ -67,4 +70,24 @@ export async function egressTrunks(
     if (!t) throw invalidField(field(i), 'routeNotDefined', [field(i)]);
     if (t.direction !== 'egress') throw invalidField(field(i), 'trunkWrongType', [t.name, 'egress']);
   }
+}
+
+const ROUTE_KEYS = {
+  dynamic_routes: 'dynamic_route_id',
+  static_routes: 'static_route_id',
+  routing_plans: 'route_plan_id',
+} as const;
+
+/** Stamps a route or plan as changed by this request when one of its rows (trunks, items, prefixes) changed. */
+export async function touchRoute(
+  db: Db,
+  ctx: Ctx<unknown, unknown, unknown>,
+  table: keyof typeof ROUTE_KEYS,
+  id: number,
+): Promise<void> {
+  await db
+    .updateTable(table)
+    .set({ updated_at: new Date(), updated_by: writerName(ctx) })
+    .where(ROUTE_KEYS[table], '=', id)
+    .execute();
 }

@@ -4,12 +4,12 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { iso, likeContains } from '../../db/paging';
-import { actorOf, type Ctx } from '../../http/context';
+import { actorOf } from '../../http/context';
 import { implementCrud } from '../../http/crud';
 import { duplicate, invalidField, notFound } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
-import { countWhere, egressTrunks, mustExist, noteWriter, writerOf } from './common';
+import { countWhere, egressTrunks, mustExist, noteWriter, touchRoute, writerOf } from './common';
 
 type PoolEntry = z.output<typeof api.routing.dynamicTrunkBody>;
 
@@ -149,7 +149,7 @@ export function registerDynamicRoutes(app: FastifyInstance, s: Services): void {
         .insertInto('dynamic_route_trunks')
         .values({ dynamic_route_id: ctx.params.id, ...ctx.body })
         .execute();
-      await touch(trx, ctx, ctx.params.id);
+      await touchRoute(trx, ctx, 'dynamic_routes', ctx.params.id);
       await s.audit.record(
         trx,
         actorOf(ctx),
@@ -175,7 +175,7 @@ export function registerDynamicRoutes(app: FastifyInstance, s: Services): void {
           .where('dynamic_route_id', '=', ctx.params.id)
           .where('trunk_id', '=', ctx.params.trunk_id)
           .execute();
-      await touch(trx, ctx, ctx.params.id);
+      await touchRoute(trx, ctx, 'dynamic_routes', ctx.params.id);
       await s.audit.record(
         trx,
         actorOf(ctx),
@@ -199,7 +199,7 @@ export function registerDynamicRoutes(app: FastifyInstance, s: Services): void {
         .where('dynamic_route_id', '=', ctx.params.id)
         .where('trunk_id', '=', ctx.params.trunk_id)
         .execute();
-      await touch(trx, ctx, ctx.params.id);
+      await touchRoute(trx, ctx, 'dynamic_routes', ctx.params.id);
       await s.audit.record(
         trx,
         actorOf(ctx),
@@ -236,7 +236,7 @@ export function registerDynamicRoutes(app: FastifyInstance, s: Services): void {
           .where('trunk_id', '=', t.trunk_id)
           .execute();
       }
-      await touch(trx, ctx, ctx.params.id);
+      await touchRoute(trx, ctx, 'dynamic_routes', ctx.params.id);
       await s.audit.record(
         trx,
         actorOf(ctx),
@@ -290,12 +290,4 @@ export async function checkPool(
     pool.map((t) => t.trunk_id),
     field,
   );
-}
-
-async function touch(db: Db, ctx: Ctx<unknown, unknown, unknown>, id: number): Promise<void> {
-  await db
-    .updateTable('dynamic_routes')
-    .set({ updated_at: new Date(), updated_by: ctx.actor?.user.name ?? 'system' })
-    .where('dynamic_route_id', '=', id)
-    .execute();
 }

@@ -4,12 +4,12 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { likeContains, pageOf } from '../../db/paging';
-import { actorOf, type Ctx } from '../../http/context';
+import { actorOf } from '../../http/context';
 import { implementCrud } from '../../http/crud';
 import { duplicate, notFound } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
-import { countWhere, mustExist, noteWriter, writerOf } from './common';
+import { countWhere, mustExist, noteWriter, touchRoute, writerOf } from './common';
 
 type PrefixRow = z.output<typeof api.routing.prefixRowBody>;
 
@@ -91,7 +91,7 @@ export function registerPlans(app: FastifyInstance, s: Services): void {
         .values({ route_plan_id: ctx.params.id, ...columns(ctx.body) })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await touch(trx, ctx, ctx.params.id);
+      await touchRoute(trx, ctx, 'routing_plans', ctx.params.id);
       await s.audit.record(trx, actorOf(ctx), 'routing_plan_row', row.id, 'create', null, {
         route_plan_id: ctx.params.id,
         ...ctx.body,
@@ -118,7 +118,7 @@ export function registerPlans(app: FastifyInstance, s: Services): void {
         .set(columns(ctx.body))
         .where('id', '=', ctx.params.row_id)
         .execute();
-      await touch(trx, ctx, ctx.params.id);
+      await touchRoute(trx, ctx, 'routing_plans', ctx.params.id);
       await s.audit.record(
         trx,
         actorOf(ctx),
@@ -143,7 +143,7 @@ export function registerPlans(app: FastifyInstance, s: Services): void {
         .returningAll()
         .executeTakeFirst();
       if (!before) throw notFound();
-      await touch(trx, ctx, ctx.params.id);
+      await touchRoute(trx, ctx, 'routing_plans', ctx.params.id);
       await s.audit.record(trx, actorOf(ctx), 'routing_plan_row', ctx.params.row_id, 'delete', before, null);
     });
     changed();
@@ -299,12 +299,4 @@ export async function checkRow(db: Db, planId: number, b: PrefixRow, exceptId: n
     .where(sql<boolean>`time_profile_id is not distinct from ${b.time_profile_id}::int`);
   if (exceptId !== null) q = q.where('id', '!=', exceptId);
   if (await q.executeTakeFirst()) throw duplicate('prefix', 'Prefix', b.prefix === '' ? '*' : b.prefix);
-}
-
-async function touch(db: Db, ctx: Ctx<unknown, unknown, unknown>, planId: number): Promise<void> {
-  await db
-    .updateTable('routing_plans')
-    .set({ updated_at: new Date(), updated_by: ctx.actor?.user.name ?? 'system' })
-    .where('route_plan_id', '=', planId)
-    .execute();
 }

@@ -4,12 +4,12 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { likeContains, pageOf } from '../../db/paging';
-import { actorOf, type Ctx } from '../../http/context';
+import { actorOf } from '../../http/context';
 import { implementCrud } from '../../http/crud';
 import { duplicate, invalidField, notFound } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
-import { countWhere, egressTrunks, mustExist, noteWriter, writerOf } from './common';
+import { countWhere, egressTrunks, mustExist, noteWriter, touchRoute, writerOf } from './common';
 
 type ItemBody = z.output<typeof api.routing.staticItemBody>;
 type StaticRoute = { static_route_id: number; name: string; defined_by: 'code' | 'code_name' | 'country' };
@@ -145,7 +145,7 @@ export function registerStaticRoutes(app: FastifyInstance, s: Services): void {
         .returning('id')
         .executeTakeFirstOrThrow();
       await writeTrunks(trx, item.id, ctx.body);
-      await touch(trx, ctx, route.static_route_id);
+      await touchRoute(trx, ctx, 'static_routes', route.static_route_id);
       await s.audit.record(trx, actorOf(ctx), 'static_route_item', item.id, 'create', null, {
         static_route_id: route.static_route_id,
         ...ctx.body,
@@ -180,7 +180,7 @@ export function registerStaticRoutes(app: FastifyInstance, s: Services): void {
         .execute();
       await trx.deleteFrom('static_route_item_trunks').where('item_id', '=', ctx.params.item_id).execute();
       await writeTrunks(trx, ctx.params.item_id, ctx.body);
-      await touch(trx, ctx, route.static_route_id);
+      await touchRoute(trx, ctx, 'static_routes', route.static_route_id);
       await s.audit.record(
         trx,
         actorOf(ctx),
@@ -205,7 +205,7 @@ export function registerStaticRoutes(app: FastifyInstance, s: Services): void {
         .returningAll()
         .executeTakeFirst();
       if (!before) throw notFound();
-      await touch(trx, ctx, route.static_route_id);
+      await touchRoute(trx, ctx, 'static_routes', route.static_route_id);
       await s.audit.record(
         trx,
         actorOf(ctx),
@@ -288,13 +288,5 @@ async function writeTrunks(db: Db, itemId: number, b: ItemBody): Promise<void> {
         percentage: b.strategy === 'percentage' ? t.percentage : null,
       })),
     )
-    .execute();
-}
-
-async function touch(db: Db, ctx: Ctx<unknown, unknown, unknown>, id: number): Promise<void> {
-  await db
-    .updateTable('static_routes')
-    .set({ updated_at: new Date(), updated_by: ctx.actor?.user.name ?? 'system' })
-    .where('static_route_id', '=', id)
     .execute();
 }

@@ -1,7 +1,7 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Select, Space, Table, Tooltip } from 'antd';
+import { Button, Form, Input, Modal, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { ApiError, call } from '../../api/client';
 import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
+import { InlineEditActions } from '../../components/EditDeleteActions';
 import { UploadWidget } from '../../components/UploadWidget';
 import './i18n';
 import { useListState } from './useListState';
@@ -157,43 +158,20 @@ export default function CodeDeckCodesPage() {
               key: '_actions',
               title: t('common.actions'),
               width: 160,
-              render: (_, c) =>
-                editing !== null && (editing === c.code || (editing === NEW && c.code === NEW)) ? (
-                  <Space size={4}>
-                    <Button size="small" type="primary" onClick={() => void save()} data-testid="code-save">
-                      {t('rates.save')}
-                    </Button>
-                    <Button size="small" onClick={() => setEditing(null)} data-testid="code-cancel">
-                      {t('rates.cancel')}
-                    </Button>
-                  </Space>
-                ) : (
-                  <Space size={2}>
-                    <Tooltip title={t('common.edit')}>
-                      <Button
-                        size="small"
-                        type="text"
-                        icon={<EditOutlined />}
-                        aria-label={t('common.edit')}
-                        disabled={editing !== null}
-                        onClick={() => startEdit(c)}
-                        data-testid={`edit-code-${c.code}`}
-                      />
-                    </Tooltip>
-                    <Tooltip title={t('common.delete')}>
-                      <Button
-                        size="small"
-                        type="text"
-                        danger
-                        icon={<DeleteOutlined />}
-                        aria-label={t('common.delete')}
-                        disabled={editing !== null}
-                        onClick={() => void remove(c)}
-                        data-testid={`delete-code-${c.code}`}
-                      />
-                    </Tooltip>
-                  </Space>
-                ),
+              render: (_, c) => (
+                <InlineEditActions
+                  editingThis={
+                    editing !== null && (editing === c.code || (editing === NEW && c.code === NEW))
+                  }
+                  editingOther={editing !== null}
+                  onSave={() => void save()}
+                  onCancel={() => setEditing(null)}
+                  savePrefix="code"
+                  onEdit={() => startEdit(c)}
+                  onDelete={() => void remove(c)}
+                  testId={`code-${c.code}`}
+                />
+              ),
             },
           ]}
         />

@@ -1,21 +1,20 @@
 import {
   CalendarOutlined,
-  DeleteOutlined,
   DownloadOutlined,
-  EditOutlined,
   PlusOutlined,
   UploadOutlined,
   CalculatorOutlined,
 } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Button, Form, Input, Modal, Select, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { ApiError, call, urlOf } from '../../api/client';
 import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
+import { InlineEditActions } from '../../components/EditDeleteActions';
 import { Spinner } from '../../components/Spinner';
 import { serverMessage } from '../../i18n';
 import { getToken } from '../../lib/storage';
@@ -277,43 +276,18 @@ export default function RatesPage() {
       title: t('common.actions'),
       width: 130,
       fixed: 'right',
-      render: (_, r) =>
-        editingRow(r) ? (
-          <Space size={4}>
-            <Button size="small" type="primary" onClick={() => void save()} data-testid="rate-save">
-              {t('rates.save')}
-            </Button>
-            <Button size="small" onClick={() => setEditing(null)} data-testid="rate-cancel">
-              {t('rates.cancel')}
-            </Button>
-          </Space>
-        ) : (
-          <Space size={2}>
-            <Tooltip title={t('common.edit')}>
-              <Button
-                size="small"
-                type="text"
-                icon={<EditOutlined />}
-                aria-label={t('common.edit')}
-                disabled={editing !== null}
-                onClick={() => startEdit(r)}
-                data-testid={`edit-rate-${r.rate_id}`}
-              />
-            </Tooltip>
-            <Tooltip title={t('common.delete')}>
-              <Button
-                size="small"
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('common.delete')}
-                disabled={editing !== null}
-                onClick={() => void remove(r)}
-                data-testid={`delete-rate-${r.rate_id}`}
-              />
-            </Tooltip>
-          </Space>
-        ),
+      render: (_, r) => (
+        <InlineEditActions
+          editingThis={editingRow(r)}
+          editingOther={editing !== null}
+          onSave={() => void save()}
+          onCancel={() => setEditing(null)}
+          savePrefix="rate"
+          onEdit={() => startEdit(r)}
+          onDelete={() => void remove(r)}
+          testId={`rate-${r.rate_id}`}
+        />
+      ),
     },
   ];
   const blank = { rate_id: NEW, state: 'future' } as Rate;
