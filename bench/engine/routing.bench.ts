@@ -1,7 +1,7 @@
 /**
  * Routing engine benchmark: decisions per second of `decide` (no trace) on one core.
  *
- *   npx tsx bench/engine/routing.bench.ts [--quick]
+ *   npx tsx bench/engine/routing.bench.ts [--quick]    (BENCH_ONLY=sdf|us: one scenario)
  *
  * Scenario "sdf": the real A-Z deck (data/rate-decks/sdf-outbound-rates.csv, 27,523 rows; the 9
  * without a rate are left out) as
@@ -38,6 +38,8 @@ import type {
 } from '@tandem/domain';
 
 const QUICK = process.argv.includes('--quick');
+/** BENCH_ONLY=sdf or us: that scenario alone (profiling); the build times are skipped too. */
+const ONLY = process.env.BENCH_ONLY;
 /** The shared data directory (override with TANDEM_DATA_DIR). */
 const DATA_DIR =
   process.env.TANDEM_DATA_DIR ?? fileURLToPath(new URL('../../../shared/data/', import.meta.url));
@@ -452,7 +454,7 @@ function main(): void {
   const usAnis = [...npas.keys()].slice(0, 50).map((npa, i) => `1${npa}${200 + i}${String(1000 + i)}`);
   const intlAnis = ['12125551234', '447911123456', 'anonymous'];
 
-  const builds = buildTimes(codes);
+  const builds = ONLY === 'us' ? null : buildTimes(codes);
   collectGarbage();
   const sdfCalls = callsFor(
     deck.map((d) => d.code),
@@ -460,9 +462,9 @@ function main(): void {
     intlAnis,
     1,
   );
-  const sdf = measure(() => sdfConfig(deck), sdfCalls);
+  const sdf = ONLY === 'us' ? null : measure(() => sdfConfig(deck), sdfCalls);
   collectGarbage();
-  const us = measure(() => usConfig(codes, npas), callsFor(codes, 11, usAnis, 2));
+  const us = ONLY === 'sdf' ? null : measure(() => usConfig(codes, npas), callsFor(codes, 11, usAnis, 2));
 
   const cpu = cpus()[0];
   console.log(
