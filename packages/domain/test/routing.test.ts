@@ -525,3 +525,48 @@ describe('trace', () => {
     expect(traced.trace.at(-1)?.detail).toBe('Rejected with 404 (no_rate).');
   });
 });
+
+describe('amounts beyond the exact range of numbers (EXACT_MICROS)', () => {
+  // Rates near 10^12 per minute (the database allows 12 integer digits): 10^18 micro-units, where
+  // doubles are 128 micro-units apart, so the engine must order, check and format them exactly.
+  const huge = (minimum?: string) =>
+    withCarrier(
+      baseConfig({
+        rate_tables: [
+          rates(1, [{ code: '44', rate: '999999999999.999999' }], { decimal_places: 6 }),
+          rates(11, [{ code: '44', rate: '999999999999.999001' }], { decimal_places: 6 }),
+          rates(12, [{ code: '44', rate: '999999999999.999000' }], { decimal_places: 6 }),
+          rates(13, [{ code: '44', rate: '0.012' }], { decimal_places: 6 }),
+        ],
+      }),
+      1,
+      minimum === undefined ? {} : { min_profitability_percent: minimum },
+    );
+
+  it('orders, prices and states the margin exactly', () => {
+    const decision = decide(buildSnapshot(huge()), call(), createRoutingState());
+    expect(decision.ingress?.rate).toBe('999999999999.999999');
+    expect(decision.routes.map((r) => [r.trunk_id, r.rate, r.profit])).toEqual([
+      [13, '0.012000', '999999999999.987999'],
+      [12, '999999999999.999000', '0.000999'],
+      [11, '999999999999.999001', '0.000998'],
+    ]);
+  });
+
+  it('checks the minimum margin exactly', () => {
+    // At 0.000001 % the ceiling is floor(999999999999.999999 * (1 - 10^-8)) = 999999989999.999999;
+    // one micro-unit above it (the same double) must be dropped.
+    const margin = (vendor11: string, vendor12: string) =>
+      order({
+        ...huge('0.000001'),
+        rate_tables: [
+          rates(1, [{ code: '44', rate: '999999999999.999999' }], { decimal_places: 6 }),
+          rates(11, [{ code: '44', rate: vendor11 }], { decimal_places: 6 }),
+          rates(12, [{ code: '44', rate: vendor12 }], { decimal_places: 6 }),
+          rates(13, [{ code: '44', rate: '0.012' }], { decimal_places: 6 }),
+        ],
+      });
+    expect(margin('999999990000.000000', '999999989999.999999')).toEqual([13, 12]);
+    expect(margin('999999989999.999999', '999999990000.000000')).toEqual([13, 11]);
+  });
+});
