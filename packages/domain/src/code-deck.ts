@@ -36,6 +36,30 @@ export class DeckPath {
 /** Ints per node block: entry start, entry end, ten children. */
 const NODE = 12;
 
+/**
+ * What the deck reads of one table's rows: how many, and each row's code and effective window.
+ * Rows given as objects go through `deckRowsOf`; the snapshot's rate columns have their own
+ * (snapshot-rates.ts), so a cached table is read without an object per row.
+ */
+export interface DeckRows {
+  readonly length: number;
+  code(i: number): string;
+  /** Effective date, epoch ms; -Infinity = since always. */
+  start(i: number): number;
+  /** End date (exclusive), epoch ms; Infinity = open. */
+  end(i: number): number;
+}
+
+/** DeckRows over row objects. */
+export function deckRowsOf(rows: readonly PrefixRow[]): DeckRows {
+  return {
+    length: rows.length,
+    code: (i) => (rows[i] as PrefixRow).code,
+    start: (i) => (rows[i] as PrefixRow).effective_date ?? -Infinity,
+    end: (i) => (rows[i] as PrefixRow).end_date ?? Infinity,
+  };
+}
+
 export class CodeDeck {
   private constructor(
     private readonly nodes: Int32Array,
@@ -58,18 +82,22 @@ export class CodeDeck {
     tables: readonly (readonly I[])[],
     visit: (row: I, table: number, index: number, k: number) => void = () => undefined,
   ): CodeDeck {
-    return runSteps(CodeDeck.buildSteps(tables, visit));
+    return runSteps(
+      CodeDeck.buildSteps(tables.map(deckRowsOf), (t, i, k) =>
+        visit((tables[t] as readonly I[])[i] as I, t, i, k),
+      ),
+    );
   }
 
-  /** `build` as steps (steps.ts): yields every ROWS_PER_STEP rows of each pass. */
-  static *buildSteps<I extends PrefixRow>(
-    tables: readonly (readonly I[])[],
-    visit: (row: I, table: number, index: number, k: number) => void = () => undefined,
+  /** `build` over DeckRows, as steps (steps.ts): yields every ROWS_PER_STEP rows of each pass. */
+  static *buildSteps(
+    tables: readonly DeckRows[],
+    visit: (table: number, index: number, k: number) => void = () => undefined,
   ): Steps<CodeDeck> {
-    // Rows are numbered r = 0 .. total-1 table by table: row r of table t is tables[t][r - first[t]].
+    // Rows are numbered r = 0 .. total-1 table by table: row r of table t is tables[t] row r - first[t].
     const first = new Int32Array(tables.length + 1);
     for (let t = 0; t < tables.length; t++)
-      first[t + 1] = (first[t] as number) + (tables[t] as readonly I[]).length;
+      first[t + 1] = (first[t] as number) + (tables[t] as DeckRows).length;
     const total = first[tables.length] as number;
     let capacity = Math.max(64, Math.ceil(total / Math.max(1, tables.length)) + 64);
     let nodes = new Int32Array(capacity * NODE);
@@ -78,8 +106,9 @@ export class CodeDeck {
 
     let r = 0;
     for (let t = 0; t < tables.length; t++) {
-      for (const row of tables[t] as readonly I[]) {
-        const code = row.code;
+      const table = tables[t] as DeckRows;
+      for (let i = 0; i < table.length; i++) {
+        const code = table.code(i);
         let node = 0;
         for (let i = 0; i < code.length; i++) {
           const digit = code.charCodeAt(i) - 48;
@@ -116,9 +145,9 @@ export class CodeDeck {
       }
       return low;
     };
-    const rowAt = (row: number): I => {
+    const startOf = (row: number): number => {
       const t = tableOfRow(row);
-      return (tables[t] as readonly I[])[row - (first[t] as number)] as I;
+      return (tables[t] as DeckRows).start(row - (first[t] as number));
     };
 
     // Entries: runs of equal (node, table) in that order; nodes come in increasing order.
@@ -161,14 +190,15 @@ export class CodeDeck {
         visited = 0;
         yield;
       }
-      if (to - from > 1) sortLatestFirst(order, from, to, rowAt);
+      if (to - from > 1) sortLatestFirst(order, from, to, startOf);
       for (let k = from; k < to; k++) {
-        const index = order[k] as number;
-        const t = tableOfRow(index);
-        const row = (tables[t] as readonly I[])[index - (first[t] as number)] as I;
-        visit(row, t, index - (first[t] as number), k);
-        starts[k] = row.effective_date ?? -Infinity;
-        ends[k] = row.end_date ?? Infinity;
+        const row = order[k] as number;
+        const t = tableOfRow(row);
+        const table = tables[t] as DeckRows;
+        const i = row - (first[t] as number);
+        visit(t, i, k);
+        starts[k] = table.start(i);
+        ends[k] = table.end(i);
       }
     }
     return new CodeDeck(
@@ -250,13 +280,12 @@ function countingOrder(keys: Int32Array, range: number): Int32Array {
 }
 
 /** Insertion sort of order[from..to) by effective date, latest first; stable. */
-function sortLatestFirst<R extends PrefixRow>(
+function sortLatestFirst(
   order: Int32Array,
   from: number,
   to: number,
-  rowAt: (row: number) => R,
+  startOf: (row: number) => number,
 ): void {
-  const startOf = (r: number) => rowAt(r).effective_date ?? -Infinity;
   for (let i = from + 1; i < to; i++) {
     const r = order[i] as number;
     const start = startOf(r);

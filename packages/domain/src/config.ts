@@ -9,6 +9,7 @@ import type { MediaIpBlockConfig, OcnBlockConfig } from './call-blocks';
 import type { DigitMapConfig } from './digit-map';
 import type { DefaultIjRule, JurisdictionData, RateTableType } from './jurisdiction';
 import type { MoneyInput } from './money';
+import type { RateStore } from './rate-store';
 import type { TimeProfileConfig } from './time-profile';
 
 export type CarrierMode = 'prepaid' | 'postpaid';
@@ -117,6 +118,20 @@ export interface RateTableConfig {
   readonly require_local_rate?: boolean;
   readonly currency?: string;
   readonly rows: readonly RateRowConfig[];
+  /**
+   * The rows in columns instead (then `rows` is ignored): what the server's rate cache hands
+   * over, so a million cached rates are not a million objects. Written with `writeRateRowChecked`,
+   * so each row is already parsed and checked; `invalid` names a row that failed those checks
+   * (the build refuses the table, as it would the row).
+   */
+  readonly columns?: RateRowColumns;
+}
+
+export interface RateRowColumns {
+  /** Rows 0 .. count-1 of the store. */
+  readonly store: RateStore;
+  readonly count: number;
+  readonly invalid: { readonly code: string; readonly field: string; readonly message: string } | null;
 }
 
 export type RouteType = 'static' | 'dynamic';

@@ -41,6 +41,7 @@ export type { ComparedCode, ComparedRow, ComparedTable } from './rate-compare';
 export { codePrefixes, compareRates } from './rate-compare';
 export type { RateRow } from './rate-store';
 export { RateStore } from './rate-store';
+export { MoneyReader, writeRateRowChecked } from './snapshot-rates';
 export type {
   DefaultIjRule,
   Jurisdiction,

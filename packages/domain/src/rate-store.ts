@@ -19,6 +19,7 @@
  * EXACT_MICROS (2^51) the engine treats it as exact (money.ts); above it the nearest double,
  * which still orders amounts correctly, and callers take the exact bigint from `rateAt`.
  */
+import type { DeckRows } from './code-deck';
 import type { JurisdictionalRates, RateColumn } from './jurisdiction';
 import type { Micros } from './money';
 import type { PrefixRow } from './prefix-index';
@@ -120,6 +121,64 @@ export class RateStore {
     this.grace[k] = row.grace_time;
     this.effective[k] = row.effective_date ?? Number.NaN;
     this.end[k] = row.end_date ?? Number.NaN;
+  }
+
+  /** Copies row i of `from` into row k (the strings are shared). */
+  copyRow(k: number, from: RateStore, i: number): void {
+    this.code[k] = from.code[i] as string;
+    this.codeName[k] = from.codeName[i] ?? null;
+    this.country[k] = from.country[i] ?? null;
+    this.rate[k] = from.rate[i] as bigint;
+    this.intra[k] = from.intra[i] as bigint;
+    this.inter[k] = from.inter[i] as bigint;
+    this.ij[k] = from.ij[i] as bigint;
+    this.local[k] = from.local[i] as bigint;
+    this.setupFee[k] = from.setupFee[i] as bigint;
+    this.minTime[k] = from.minTime[i] as number;
+    this.interval[k] = from.interval[i] as number;
+    this.grace[k] = from.grace[i] as number;
+    this.effective[k] = from.effective[i] as number;
+    this.end[k] = from.end[i] as number;
+  }
+
+  /** A store of `size` rows holding the first `count` rows of this one (growing a cache). */
+  resized(size: number, count: number): RateStore {
+    const next = new RateStore(size);
+    const n = Math.min(count, size);
+    for (let i = 0; i < n; i++) {
+      next.code[i] = this.code[i] as string;
+      next.codeName[i] = this.codeName[i] ?? null;
+      next.country[i] = this.country[i] ?? null;
+    }
+    next.rate.set(this.rate.subarray(0, n));
+    next.intra.set(this.intra.subarray(0, n));
+    next.inter.set(this.inter.subarray(0, n));
+    next.ij.set(this.ij.subarray(0, n));
+    next.local.set(this.local.subarray(0, n));
+    next.setupFee.set(this.setupFee.subarray(0, n));
+    next.minTime.set(this.minTime.subarray(0, n));
+    next.interval.set(this.interval.subarray(0, n));
+    next.grace.set(this.grace.subarray(0, n));
+    next.effective.set(this.effective.subarray(0, n));
+    next.end.set(this.end.subarray(0, n));
+    return next;
+  }
+
+  /** Rows 0..count-1 as the code deck reads them. */
+  deckRows(count: number): DeckRows {
+    const { code, effective, end } = this;
+    return {
+      length: count,
+      code: (i) => code[i] as string,
+      start: (i) => {
+        const at = effective[i] as number;
+        return at === at ? at : -Infinity;
+      },
+      end: (i) => {
+        const at = end[i] as number;
+        return at === at ? at : Infinity;
+      },
+    };
   }
 
   /** Whether money column `c` has no amount in row k (read from its words: no bigint). */

@@ -2,7 +2,7 @@
  * Building the snapshot's rates: every rate table's rows parsed into one code deck and its rate
  * columns (code-deck.ts, rate-store.ts).
  */
-import { CodeDeck } from './code-deck';
+import { CodeDeck, deckRowsOf } from './code-deck';
 import { toMicros } from './money';
 import type { Micros, MoneyInput } from './money';
 import { PrefixCodeError } from './prefix-index';
@@ -68,7 +68,7 @@ export function rateTableHead(config: RateTableConfig, at: string, slot: number)
     decimals,
     require_local_rate: config.require_local_rate ?? false,
     slot,
-    row_count: config.rows.length,
+    row_count: config.columns?.count ?? config.rows.length,
   };
 }
 
@@ -85,6 +85,19 @@ export function writeRateRow(
   i: number,
   money: MoneyReader,
 ): void {
+  const problem = writeRateRowChecked(store, k, r, money);
+  if (problem !== null) {
+    throw new SnapshotError(`rate_tables[${t}].rows[${i}].${problem.field}`, problem.message);
+  }
+}
+
+/** writeRateRow without a place in a config: the problem (field and message) or null. Row k may be partly written on a problem. */
+export function writeRateRowChecked(
+  store: RateStore,
+  k: number,
+  r: RateRowConfig,
+  money: MoneyReader,
+): { field: string; message: string } | null {
   let field = 'end_date';
   try {
     if (r.effective_date != null && r.end_date != null && r.end_date <= r.effective_date) {
@@ -113,8 +126,9 @@ export function writeRateRow(
     store.grace[k] = seconds(r.grace_time, 0, 0);
     store.effective[k] = r.effective_date ?? Number.NaN;
     store.end[k] = r.end_date ?? Number.NaN;
+    return null;
   } catch (error) {
-    throw new SnapshotError(`rate_tables[${t}].rows[${i}].${field}`, (error as Error).message);
+    return { field, message: (error as Error).message };
   }
 }
 
@@ -141,18 +155,33 @@ export function* buildCodeDeckSteps(
   money: MoneyReader,
 ): Steps<{ deck: CodeDeck; store: RateStore }> {
   let total = 0;
-  for (const table of tables) total += table.rows.length;
+  tables.forEach((table, t) => {
+    const invalid = table.columns?.invalid;
+    if (invalid) {
+      throw new SnapshotError(
+        `rate_tables[${t}].rows[code ${invalid.code}].${invalid.field}`,
+        invalid.message,
+      );
+    }
+    total += table.columns?.count ?? table.rows.length;
+  });
   const store = new RateStore(total);
   try {
     const deck = yield* CodeDeck.buildSteps(
-      tables.map((t) => t.rows),
-      (row, t, i, k) => writeRateRow(store, k, row, t, i, money),
+      tables.map((t) => (t.columns ? t.columns.store.deckRows(t.columns.count) : deckRowsOf(t.rows))),
+      (t, i, k) => {
+        const table = tables[t] as RateTableConfig;
+        if (table.columns) store.copyRow(k, table.columns.store, i);
+        else writeRateRow(store, k, table.rows[i] as RateRowConfig, t, i, money);
+      },
     );
     return { deck, store };
   } catch (error) {
     if (!(error instanceof PrefixCodeError)) throw error;
-    const t = tables.findIndex((table) => table.rows.some((row) => row.code === error.code));
-    const r = tables[t]?.rows.findIndex((row) => row.code === error.code) ?? -1;
+    const codesOf = (table: RateTableConfig): readonly string[] =>
+      table.columns ? table.columns.store.code.slice(0, table.columns.count) : table.rows.map((r) => r.code);
+    const t = tables.findIndex((table) => codesOf(table).includes(error.code));
+    const r = t < 0 ? -1 : codesOf(tables[t] as RateTableConfig).indexOf(error.code);
     throw new SnapshotError(`rate_tables[${t}].rows[${r}].code`, error.message);
   }
 }

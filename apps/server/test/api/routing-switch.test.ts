@@ -232,6 +232,42 @@ describe('POST /api/switch/route', () => {
     expect(ok(await call('447700900123')).routes.map((r) => r.rate)).toEqual(['0.0260']);
   });
 
+  it('follows a rate row that moves to another rate table (a rebuild, not a patch)', async () => {
+    const db = h.built.services.db;
+    const [a, b] = [f.vendors[0]!, f.vendors[1]!];
+    const row = await db
+      .insertInto('rates')
+      .values({
+        rate_table_id: a.table,
+        code: '4420',
+        rate: '0.0010',
+        effective_date: new Date(Date.now() - 86_400_000),
+      })
+      .returning('rate_id')
+      .executeTakeFirstOrThrow();
+    h.built.services.configChanged.notify();
+    version = (await settled(h, admin, version)).version;
+    expect(ok(await call('442071234567')).routes.map((r) => [r.trunk_id, r.code, r.rate])).toEqual([
+      [a.trunk, '4420', '0.0010'],
+      [b.trunk, '44', '0.0260'],
+    ]);
+    await db
+      .updateTable('rates')
+      .set({ rate_table_id: b.table })
+      .where('rate_id', '=', row.rate_id)
+      .execute();
+    h.built.services.configChanged.notify();
+    const moved = await settled(h, admin, version);
+    version = moved.version;
+    expect(moved.load_kind).toBe('incremental');
+    // vendor A has no 44 code left (deleted above); vendor B now prices 4420 at 0.0010
+    expect(ok(await call('442071234567')).routes.map((r) => [r.trunk_id, r.code, r.rate])).toEqual([
+      [b.trunk, '4420', '0.0010'],
+    ]);
+    await db.deleteFrom('rates').where('rate_id', '=', row.rate_id).execute();
+    await rebuild();
+  });
+
   it('reports the engine status', async () => {
     const st = await settled(h, admin);
     expect(st).toMatchObject({

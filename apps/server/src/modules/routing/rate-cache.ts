@@ -1,11 +1,20 @@
-import type { RateRowConfig } from '@tandem/domain';
+import {
+  MoneyReader,
+  RateStore,
+  writeRateRowChecked,
+  type RateRow,
+  type RateRowColumns,
+  type RateRowConfig,
+} from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 
 /**
  * The rate rows of every rate table, kept between snapshot builds so a rebuild reads only what
- * changed. The rows are the driver's own result objects, selected in the domain's RateRowConfig
- * shape (money as decimal text, dates as epoch ms), so no second object is made per row.
+ * changed. Each table's rows live in columns (the domain's RateStore: typed arrays for the
+ * amounts, counts and dates, shared strings for names), parsed and checked once when read: a
+ * million cached rates are a few arrays, not a million objects for the garbage collector to
+ * walk, and a snapshot build copies them without parsing (domain RateTableConfig.columns).
  *
  * What changed comes from rate_changes (statement triggers on rates, migration 0005): each change
  * names a rate row, or a whole table when one statement touched more than 1,000 rows, and the
@@ -14,15 +23,99 @@ import type { Db } from '../../db/connection';
  * a transaction that commits late is never missed. Applying a change is idempotent: the row is
  * re-read by id (gone = deleted).
  */
-export interface CachedRate extends RateRowConfig {
-  readonly rate_id: number;
+/** A rate row as read from the database: the domain's RateRowConfig (money as decimal text, dates as epoch ms) and its ids. */
+interface DbRate extends RateRowConfig {
+  readonly rate_id: number | string;
   readonly rate_table_id: number;
 }
 
-interface TableRows {
-  rows: CachedRate[];
-  /** rate_id -> position in rows (built page by page while loading, so a later change finds its row at once). */
-  index: Map<number, number> | null;
+type Problem = { code: string; field: string; message: string };
+
+/** One table's rows: rows 0 .. count-1 of `store`, with their rate ids. */
+class TableRows {
+  store = new RateStore(0);
+  count = 0;
+  ids = new Float64Array(0);
+  /** rate_id -> row, made when a single row first changes (a table read whole needs none). */
+  private index: Map<number, number> | null = null;
+  /** Rows that failed the checks (by rate_id): kept out of the store, reported to the build. */
+  readonly invalid = new Map<number, Problem>();
+
+  columns(): RateRowColumns {
+    const first = this.invalid.values().next();
+    return { store: this.store, count: this.count, invalid: first.done ? null : first.value };
+  }
+
+  private positions(): Map<number, number> {
+    if (this.index === null) {
+      const index = new Map<number, number>();
+      for (let i = 0; i < this.count; i++) index.set(this.ids[i] as number, i);
+      this.index = index;
+    }
+    return this.index;
+  }
+
+  has(rateId: number): boolean {
+    return this.positions().has(rateId);
+  }
+
+  find(rateId: number): RateRow | undefined {
+    const at = this.positions().get(rateId);
+    return at === undefined ? undefined : this.store.row(at);
+  }
+
+  /**
+   * Writes a row (new or replacing the one with its id); a row failing the checks is left out
+   * and recorded. `bulk`: a full or whole-table load, whose ids are new to the table.
+   */
+  put(r: DbRate, money: MoneyReader, strings: Strings, bulk = false): void {
+    const rateId = Number(r.rate_id);
+    const index = bulk ? null : this.positions();
+    let at = index?.get(rateId);
+    const fresh = at === undefined;
+    if (fresh) {
+      if (this.count === this.store.size) this.grow();
+      at = this.count;
+    }
+    const problem = writeRateRowChecked(this.store, at as number, r, money);
+    if (problem !== null) {
+      this.invalid.set(rateId, { code: r.code, ...problem });
+      if (!fresh) this.remove(rateId);
+      return;
+    }
+    this.store.codeName[at as number] = strings.of(r.code_name);
+    this.store.country[at as number] = strings.of(r.country);
+    this.invalid.delete(rateId);
+    if (fresh) {
+      this.ids[this.count] = rateId;
+      index?.set(rateId, this.count);
+      this.count++;
+    }
+  }
+
+  remove(rateId: number): void {
+    this.invalid.delete(rateId);
+    const index = this.positions();
+    const at = index.get(rateId);
+    if (at === undefined) return;
+    const last = this.count - 1;
+    index.delete(rateId);
+    if (at < last) {
+      this.store.copyRow(at, this.store, last);
+      const moved = this.ids[last] as number;
+      this.ids[at] = moved;
+      index.set(moved, at);
+    }
+    this.count = last;
+  }
+
+  private grow(): void {
+    const size = Math.max(1024, this.store.size * 2);
+    this.store = this.store.resized(size, this.count);
+    const ids = new Float64Array(size);
+    ids.set(this.ids.subarray(0, this.count));
+    this.ids = ids;
+  }
 }
 
 const PAGE = 20_000;
@@ -37,6 +130,18 @@ const COLUMNS =
   setup_fee::text AS setup_fee, (extract(epoch FROM effective_date) * 1000)::float8 AS effective_date,
   (extract(epoch FROM end_date) * 1000)::float8 AS end_date`);
 
+/** Names and countries repeat across rows: one string each, instead of one per row from the driver. */
+class Strings {
+  private readonly seen = new Map<string, string>();
+  of(value: string | null | undefined): string | null {
+    if (value == null) return null;
+    const known = this.seen.get(value);
+    if (known !== undefined) return known;
+    if (this.seen.size < 200_000) this.seen.set(value, value);
+    return value;
+  }
+}
+
 export interface RateLoad {
   kind: 'full' | 'incremental';
   /** Rows read from the database by this load. */
@@ -46,7 +151,7 @@ export interface RateLoad {
    * the snapshot can take without a full build (domain patchRateRows). Null: rows came, went or
    * moved, or whole tables were read.
    */
-  patches: { rate_table_id: number; row: CachedRate }[] | null;
+  patches: { rate_table_id: number; row: RateRow }[] | null;
 }
 
 export class RateCache {
@@ -56,20 +161,21 @@ export class RateCache {
   private lastPrune = 0;
   /** Changes at or above the watermark already applied: seq -> xid. */
   private applied = new Map<number, bigint>();
+  private readonly strings = new Strings();
 
   constructor(
     private readonly db: Db,
     private readonly stopped: () => boolean = () => false,
   ) {}
 
-  /** Rows of one table (empty when the table has none). */
-  rowsOf(rateTableId: number): readonly CachedRate[] {
-    return this.tables.get(rateTableId)?.rows ?? [];
+  /** One table's rows in columns (none when the table has no rows). */
+  columnsOf(rateTableId: number): RateRowColumns {
+    return this.tables.get(rateTableId)?.columns() ?? { store: EMPTY, count: 0, invalid: null };
   }
 
   get rowCount(): number {
     let n = 0;
-    for (const t of this.tables.values()) n += t.rows.length;
+    for (const t of this.tables.values()) n += t.count;
     return n;
   }
 
@@ -105,10 +211,11 @@ export class RateCache {
         set.add(c.rate_table_id);
         formerTables.set(Number(c.rate_id), set);
       }
+      const money = new MoneyReader();
       for (let i = 0; i < ids.length; i += 10_000) {
         const chunk = ids.slice(i, i + 10_000);
         const fresh = (
-          await sql<CachedRate>`SELECT ${COLUMNS} FROM rates WHERE rate_id = ANY(${chunk}::bigint[])`.execute(
+          await sql<DbRate>`SELECT ${COLUMNS} FROM rates WHERE rate_id = ANY(${chunk}::bigint[])`.execute(
             this.db,
           )
         ).rows;
@@ -116,14 +223,23 @@ export class RateCache {
         const byId = new Map(fresh.map((r) => [Number(r.rate_id), r]));
         for (const rateId of chunk) {
           const row = byId.get(rateId);
-          const before = [...(formerTables.get(rateId) ?? [])]
-            .map((t) => this.find(t, rateId))
-            .filter((r) => r !== undefined);
-          if (patches !== null && (!row || before.length !== 1 || !sameKey(before[0]!, row))) patches = null;
-          for (const t of formerTables.get(rateId) ?? []) if (!whole.has(t)) this.remove(t, rateId);
+          // A value-only change: the row was in its own table alone, with the same code and dates.
+          const heldBy = [...(formerTables.get(rateId) ?? [])].filter((t) => this.tables.get(t)?.has(rateId));
+          const before = row && heldBy.length === 1 && heldBy[0] === row.rate_table_id;
+          if (
+            patches !== null &&
+            (!before || !sameKey(this.tables.get(row.rate_table_id)!.find(rateId)!, row))
+          )
+            patches = null;
+          for (const t of formerTables.get(rateId) ?? []) {
+            if (t !== row?.rate_table_id && !whole.has(t)) this.tables.get(t)?.remove(rateId);
+          }
           if (row && !whole.has(row.rate_table_id)) {
-            this.put(row);
-            patches?.push({ rate_table_id: row.rate_table_id, row });
+            const table = this.tableOf(row.rate_table_id);
+            table.put(row, money, this.strings);
+            const now = table.find(rateId);
+            if (now === undefined) patches = null;
+            else patches?.push({ rate_table_id: row.rate_table_id, row: now });
           }
         }
       }
@@ -138,23 +254,29 @@ export class RateCache {
     for (const id of this.tables.keys()) if (!rateTableIds.has(id)) this.tables.delete(id);
   }
 
+  private tableOf(rateTableId: number): TableRows {
+    let t = this.tables.get(rateTableId);
+    if (!t) this.tables.set(rateTableId, (t = new TableRows()));
+    return t;
+  }
+
   private async fullLoad(): Promise<RateLoad> {
     const watermark = await this.currentXmin();
     const tables = new Map<number, TableRows>();
+    const money = new MoneyReader();
     let last = 0;
     let read = 0;
     for (;;) {
       if (this.stopped()) throw new Error('stopped');
       const page = (
-        await sql<CachedRate>`SELECT ${COLUMNS} FROM rates WHERE rate_id > ${last} ORDER BY rate_id LIMIT ${PAGE}`.execute(
+        await sql<DbRate>`SELECT ${COLUMNS} FROM rates WHERE rate_id > ${last} ORDER BY rate_id LIMIT ${PAGE}`.execute(
           this.db,
         )
       ).rows;
       for (const r of page) {
         let t = tables.get(r.rate_table_id);
-        if (!t) tables.set(r.rate_table_id, (t = { rows: [], index: new Map() }));
-        t.index!.set(Number(r.rate_id), t.rows.length);
-        t.rows.push(r);
+        if (!t) tables.set(r.rate_table_id, (t = new TableRows()));
+        t.put(r, money, this.strings, true);
       }
       read += page.length;
       await yieldToLoop();
@@ -169,70 +291,27 @@ export class RateCache {
   }
 
   private async loadTable(rateTableId: number): Promise<number> {
-    const rows: CachedRate[] = [];
-    const index = new Map<number, number>();
+    // Dropped first: the old rows need not live beside the new ones while these are read.
+    this.tables.delete(rateTableId);
+    const table = new TableRows();
+    const money = new MoneyReader();
     let last = 0;
+    let read = 0;
     for (;;) {
       if (this.stopped()) throw new Error('stopped');
       const page = (
-        await sql<CachedRate>`SELECT ${COLUMNS} FROM rates WHERE rate_table_id = ${rateTableId} AND rate_id > ${last} ORDER BY rate_id LIMIT ${PAGE}`.execute(
+        await sql<DbRate>`SELECT ${COLUMNS} FROM rates WHERE rate_table_id = ${rateTableId} AND rate_id > ${last} ORDER BY rate_id LIMIT ${PAGE}`.execute(
           this.db,
         )
       ).rows;
-      for (const r of page) {
-        index.set(Number(r.rate_id), rows.length);
-        rows.push(r);
-      }
+      for (const r of page) table.put(r, money, this.strings, true);
+      read += page.length;
       await yieldToLoop();
       if (page.length < PAGE) break;
       last = Number(page[page.length - 1]!.rate_id);
     }
-    if (rows.length) this.tables.set(rateTableId, { rows, index });
-    else this.tables.delete(rateTableId);
-    return rows.length;
-  }
-
-  private indexOf(t: TableRows): Map<number, number> {
-    if (t.index === null) {
-      const index = new Map<number, number>();
-      t.rows.forEach((r, i) => index.set(Number(r.rate_id), i));
-      t.index = index;
-    }
-    return t.index;
-  }
-
-  private find(rateTableId: number, rateId: number): CachedRate | undefined {
-    const t = this.tables.get(rateTableId);
-    if (!t) return undefined;
-    const at = this.indexOf(t).get(rateId);
-    return at === undefined ? undefined : t.rows[at];
-  }
-
-  private remove(rateTableId: number, rateId: number): void {
-    const t = this.tables.get(rateTableId);
-    if (!t) return;
-    const index = this.indexOf(t);
-    const at = index.get(rateId);
-    if (at === undefined) return;
-    const lastRow = t.rows.pop()!;
-    index.delete(rateId);
-    if (at < t.rows.length) {
-      t.rows[at] = lastRow;
-      index.set(Number(lastRow.rate_id), at);
-    }
-  }
-
-  private put(row: CachedRate): void {
-    let t = this.tables.get(row.rate_table_id);
-    if (!t) this.tables.set(row.rate_table_id, (t = { rows: [], index: new Map() }));
-    const index = this.indexOf(t);
-    const rateId = Number(row.rate_id);
-    const at = index.get(rateId);
-    if (at !== undefined) t.rows[at] = row;
-    else {
-      index.set(rateId, t.rows.length);
-      t.rows.push(row);
-    }
+    if (table.count || table.invalid.size) this.tables.set(rateTableId, table);
+    return read;
   }
 
   private advance(watermark: string, changes: { seq: number; xid: string }[]): void {
@@ -258,10 +337,11 @@ export class RateCache {
   }
 }
 
-/** Same table, code and dates: only values changed. */
-function sameKey(a: CachedRate, b: CachedRate): boolean {
+const EMPTY = new RateStore(0);
+
+/** Same code and dates: only values changed. */
+function sameKey(a: RateRow, b: DbRate): boolean {
   return (
-    a.rate_table_id === b.rate_table_id &&
     a.code === b.code &&
     (a.effective_date ?? null) === (b.effective_date ?? null) &&
     (a.end_date ?? null) === (b.end_date ?? null)

@@ -270,7 +270,8 @@ export class ConfigLoader {
       decimal_places: t.decimal_places,
       require_local_rate: t.require_local_rate,
       currency: t.currency,
-      rows: this.rates.rowsOf(t.rate_table_id),
+      rows: [],
+      columns: this.rates.columnsOf(t.rate_table_id),
     }));
 
     const planRowsOf = group(planRows, (r) => r.route_plan_id);

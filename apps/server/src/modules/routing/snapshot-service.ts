@@ -199,7 +199,7 @@ export class SnapshotService {
 function shapeOf(config: EngineConfig, jurisdictionVersion: number): string {
   return JSON.stringify({
     ...config,
-    rate_tables: config.rate_tables.map(({ rows: _rows, ...table }) => table),
+    rate_tables: config.rate_tables.map(({ rows: _rows, columns: _columns, ...table }) => table),
     jurisdiction: jurisdictionVersion,
   });
 }
