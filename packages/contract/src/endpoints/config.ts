@@ -61,7 +61,7 @@ export const systemSettings = z.object({
   // General
   base_url: baseUrl,
   timezone: timezoneOffset,
-  /** Minutes without activity before the frame signs the user out; 0 = never. */
+  /** Minutes without activity before the frame signs the user out (below 1 counts as 1). */
   inactivity_timeout: wholeNumber(0, 1440),
   operating_company: z.string().trim().max(200),
   user_registration_enabled: z.boolean(),
