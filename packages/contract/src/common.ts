@@ -53,6 +53,13 @@ export const singleEmail = z
   .refine((v) => !v.includes(';'), { message: 'onlyOneEmail' })
   .pipe(z.email({ message: 'invalidEmail' }));
 
+/** A list of e-mail addresses (CC, recipients, notification lists): each must be valid, duplicates dropped. */
+export const emailList = (max = 50) =>
+  z
+    .array(z.string().trim().pipe(singleEmail))
+    .max(max)
+    .transform((l) => [...new Set(l.map((e) => e.toLowerCase()))]);
+
 /** Passwords in the portal dialogs: 8 to 15 characters. */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 15;
@@ -74,3 +81,14 @@ export const ipOrCidr = z
     },
     { message: 'invalidIp' },
   );
+/** An IPv4 address, or '' when none is configured. */
+export const optionalIpv4 = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || IPV4.test(v), { message: 'invalidIp' });
+/** A TCP/UDP port 1..65535 (trunk hosts, LRN servers). */
+export const portNumber = z
+  .number({ message: 'digitsOnly' })
+  .int({ message: 'digitsOnly' })
+  .min(1, { message: 'invalidValue' })
+  .max(65535, { message: 'invalidValue' });

@@ -9,7 +9,7 @@ export * from './constants';
 export * as api from './endpoints';
 export type { SessionUser, ClientPanel, UserRow } from './endpoints/user';
 export type { RoleDetail } from './endpoints/role';
-export type { SystemConfig, Submenu } from './endpoints/config';
+export type { SystemConfig, SystemSettings, Submenu } from './endpoints/config';
 export type { Ticket } from './endpoints/ticket';
 export * from './crud';
 export * from './csv';

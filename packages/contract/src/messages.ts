@@ -98,6 +98,21 @@ const catalogue = {
     de: '{0} darf höchstens {1} Zeichen lang sein',
   },
   invalidValue: { en: '{0} is not valid', ch: '{0} 无效', de: '{0} ist ungültig' },
+  numberAtLeast: {
+    en: '{0} must be at least {1}',
+    ch: '{0} 不能小于 {1}',
+    de: '{0} muss mindestens {1} sein',
+  },
+  numberAtMost: {
+    en: '{0} must be at most {1}',
+    ch: '{0} 不能大于 {1}',
+    de: '{0} darf höchstens {1} sein',
+  },
+  tooManyItems: {
+    en: '{0} may have at most {1} entries',
+    ch: '{0} 最多 {1} 项',
+    de: '{0} darf höchstens {1} Einträge haben',
+  },
   nameMustHaveAlnum: {
     en: 'Name must include alphanumeric characters',
     ch: '名称必须包含字母或数字',

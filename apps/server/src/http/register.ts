@@ -139,6 +139,12 @@ function issueToField(issue: z.core.$ZodIssue, field: string, missing: boolean):
     return { key: 'tooLong', params: [label, Number(issue.maximum)] };
   if (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1)
     return { key: 'required', params: [label] };
+  if (issue.code === 'too_small' && issue.origin === 'number' && issue.inclusive)
+    return { key: 'numberAtLeast', params: [label, Number(issue.minimum)] };
+  if (issue.code === 'too_big' && issue.origin === 'number' && issue.inclusive)
+    return { key: 'numberAtMost', params: [label, Number(issue.maximum)] };
+  if (issue.code === 'too_big' && issue.origin === 'array')
+    return { key: 'tooManyItems', params: [label, Number(issue.maximum)] };
   // Contract schemas use message keys of the catalogue as their messages.
   return { key: issue.message, params: [label] };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PUBLIC, SIGNED_IN, adminOnly } from '../access';
-import { listQuery, objectId, paged } from '../common';
+import { emailList, listQuery, objectId, optionalIpv4, paged, portNumber } from '../common';
+import { decimalPlaces } from './rates';
 import { endpoint } from '../endpoint';
 
 export const SYSTEM_FUNC = '/configuration/system_setting';
@@ -40,18 +41,76 @@ export const listMainMenus = endpoint({
 /** GMT offsets -12..+12 in whole hours, as "+0000" (spec 01 section 9). */
 export const timezoneOffset = z.string().regex(/^[+-](0\d|1[0-2])00$/, { message: 'invalidValue' });
 
-export const systemConfig = z.object({
-  inactivity_timeout: z.number().int().min(0).max(1440),
+/** What an indeterminate-jurisdiction US call is charged by default (domain DefaultIjRule). */
+export const US_IJ_RULES = ['inter', 'intra', 'ij'] as const;
+
+const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);
+/** '' or an absolute http(s) URL (the portal address used in links sent by e-mail). */
+const baseUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => v === '' || /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(v), { message: 'invalidValue' });
+
+/**
+ * Configuration > System Setting (spec 02 "System settings"), stored under the settings key
+ * 'system'. Groups: general, notification e-mails, decimals and CDR options, LRN. The logos are the
+ * login page branding (Configuration > Login Pages Content), not part of this object.
+ */
+export const systemSettings = z.object({
+  // General
+  base_url: baseUrl,
   timezone: timezoneOffset,
+  /** Minutes without activity before the frame signs the user out (below 1 counts as 1). */
+  inactivity_timeout: wholeNumber(0, 1440),
+  operating_company: z.string().trim().max(200),
+  user_registration_enabled: z.boolean(),
+  /** Seconds a call may ring when the trunk sets no ring timer. */
+  default_ring_timeout_s: wholeNumber(1, 600),
+  /** Longest call in seconds when the trunk sets no maximum duration. */
+  max_call_duration_s: wholeNumber(1, 86400),
+  default_us_ij_rule: z.enum(US_IJ_RULES),
   hide_version: z.boolean(),
   hide_support_link: z.boolean(),
   hide_help_link: z.boolean(),
   hide_license: z.boolean(),
   support_link: z.string().max(500),
   help_link: z.string().max(500),
-  user_registration_enabled: z.boolean(),
-  base_url: z.string().max(500),
-  operating_company: z.string().max(200),
+  // Notification e-mails
+  notify_admin_emails: emailList(20),
+  notify_finance_emails: emailList(20),
+  notify_noc_emails: emailList(20),
+  notify_ftp_failure_emails: emailList(20),
+  // Decimals and CDR options
+  billing_decimals: decimalPlaces,
+  report_decimals: decimalPlaces,
+  cdr_include_unauthorized_ip: z.boolean(),
+  // LRN
+  lrn_master_ip: optionalIpv4,
+  lrn_master_port: portNumber,
+  lrn_slave_ip: optionalIpv4,
+  lrn_slave_port: portNumber,
+  lrn_timeout_s: wholeNumber(1, 60),
+  lrn_retry_attempts: wholeNumber(0, 10),
+});
+export type SystemSettings = z.infer<typeof systemSettings>;
+
+/**
+ * The part of the system settings every signed-in user's frame reads (time zone, inactivity
+ * timeout, links and what to hide). Notification e-mails, LRN and the call limits stay admin-only.
+ */
+export const systemConfig = systemSettings.pick({
+  inactivity_timeout: true,
+  timezone: true,
+  hide_version: true,
+  hide_support_link: true,
+  hide_help_link: true,
+  hide_license: true,
+  support_link: true,
+  help_link: true,
+  user_registration_enabled: true,
+  base_url: true,
+  operating_company: true,
 });
 export type SystemConfig = z.infer<typeof systemConfig>;
 
@@ -63,13 +122,21 @@ export const getSystemConfig = endpoint({
   access: SIGNED_IN,
   payload: systemConfig,
 });
+export const getSystemSettings = endpoint({
+  method: 'GET',
+  path: '/config/system/all',
+  summary: 'All system settings (Configuration > System Setting)',
+  tag: 'config',
+  access: adminOnly(SYSTEM_FUNC, 'read'),
+  payload: systemSettings,
+});
 export const patchSystemConfig = endpoint({
   method: 'PATCH',
   path: '/config/system',
-  summary: 'Change system settings',
+  summary: 'Change system settings (any subset of the fields of GET /config/system/all)',
   tag: 'config',
   access: adminOnly(SYSTEM_FUNC, 'write'),
-  body: systemConfig.partial().strict(),
+  body: systemSettings.partial().strict(),
   payload: z.null(),
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adminOnly, PUBLIC } from '../access';
-import { idParams, instantFilter, listQuery, paged, singleEmail } from '../common';
+import { emailList, idParams, instantFilter, listQuery, paged, singleEmail } from '../common';
 import { crudEndpoints, entityName } from '../crud';
 import { endpoint } from '../endpoint';
 import { instant, parseInstant } from './rates';
@@ -80,13 +80,6 @@ export const DEFAULT_RATE_MAIL_CONTENT = [
 // ------------------------------------------------------------------------------------------------
 // Rate e-mail templates
 // ------------------------------------------------------------------------------------------------
-
-/** A list of e-mail addresses (CC, explicit recipients): each must be valid, duplicates dropped. */
-export const emailList = (max = 50) =>
-  z
-    .array(z.string().trim().pipe(singleEmail))
-    .max(max)
-    .transform((l) => [...new Set(l.map((e) => e.toLowerCase()))]);
 
 export const rateEmailTemplateFields = z.object({
   name: entityName(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IPV4, ipOrCidr } from '../common';
+import { IPV4, ipOrCidr, portNumber } from '../common';
 import { digits } from '../crud';
 
 /**
@@ -39,18 +39,13 @@ const notAbove = (a: number | null | undefined, b: number | null | undefined) =>
 
 export const HOSTNAME =
   /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-const port = z
-  .number({ message: 'digitsOnly' })
-  .int({ message: 'digitsOnly' })
-  .min(1, { message: 'invalidValue' })
-  .max(65535, { message: 'invalidValue' });
 
 /** One host of a trunk: an IPv4 address with netmask, or a host name; port null = any. */
 export const trunkHost = z
   .object({
     host_type: z.enum(['ip', 'hostname']).default('ip'),
     host: z.string().trim().min(1, { message: 'required' }).max(253),
-    port: port.nullable().default(null),
+    port: portNumber.nullable().default(null),
     netmask: z
       .number({ message: 'invalidValue' })
       .int({ message: 'invalidValue' })
@@ -255,7 +250,7 @@ export const registration = z
     password: z.string().max(64).default(''),
     realm: z.string().trim().max(253).default(''),
     gateway_host: z.string().trim().max(253).default(''),
-    gateway_port: port.nullable().default(null),
+    gateway_port: portNumber.nullable().default(null),
     expires: count.max(86400, { message: 'invalidValue' }).default(3600),
   })
   .strict();

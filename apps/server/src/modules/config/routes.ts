@@ -1,11 +1,20 @@
 import { statfs } from 'node:fs/promises';
 import fs from 'node:fs';
-import { allows, ALWAYS_HIDDEN_URLS, api, ErrorCode, PROGRAM_NAME, VERSION } from '@tandem/contract';
+import {
+  allows,
+  ALWAYS_HIDDEN_URLS,
+  api,
+  ErrorCode,
+  PROGRAM_NAME,
+  VERSION,
+  type SystemConfig,
+} from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
 import { actorOf } from '../../http/context';
 import { AppError, forbidden, invalidField, notFound } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
+import { pick } from './settings';
 
 /** Upload kinds: allowed extensions and who may upload them. */
 const UPLOADS: Record<string, { types: string[]; maxMb: number; func?: string }> = {
@@ -22,6 +31,8 @@ const MIME: Record<string, string> = {
   ico: 'image/x-icon',
 };
 const BUILD_DATE = new Date().toISOString();
+/** System settings the routing engine reads (routing-settings.ts readSystemRouting). */
+const ROUTING_KEYS = ['timezone', 'default_us_ij_rule'] as const;
 const SUBMENU_SORTABLE = ['id', 'display_name', 'web_url', 'ordering'] as const;
 
 export function registerConfig(app: FastifyInstance, s: Services): void {
@@ -82,14 +93,20 @@ export function registerConfig(app: FastifyInstance, s: Services): void {
     return { items, total: items.length };
   });
 
-  implement(app, s, api.config.getSystemConfig, () => s.settings.system());
+  // Every signed-in user's frame reads the frame subset; the whole settings are admin-only.
+  const frameKeys = Object.keys(api.config.systemConfig.shape) as (keyof SystemConfig)[];
+  implement(app, s, api.config.getSystemConfig, async () => pick(await s.settings.system(), frameKeys));
+  implement(app, s, api.config.getSystemSettings, () => s.settings.system());
   implement(app, s, api.config.patchSystemConfig, async (ctx) => {
-    await s.db.transaction().execute(async (trx) => {
+    const { before, after } = await s.db.transaction().execute(async (trx) => {
       const before = await s.settings.system(trx);
       const after = { ...before, ...ctx.body };
       await s.settings.set('system', after, trx);
       await s.audit.record(trx, actorOf(ctx), 'system_setting', 'system', 'update', before, after);
+      return { before, after };
     });
+    // The routing snapshot holds the time zone and the default US IJ rule: rebuild it when they change.
+    if (ROUTING_KEYS.some((k) => before[k] !== after[k])) s.configChanged.notify();
     return null;
   });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { SystemConfig } from '@tandem/contract';
+import type { SystemSettings } from '@tandem/contract';
 import type { Db } from '../../db/connection';
 
 export interface LoginBrandingSettings {
@@ -11,18 +11,35 @@ export interface LoginBrandingSettings {
   content: string;
 }
 
-export const DEFAULT_SYSTEM: SystemConfig = {
-  inactivity_timeout: 30,
+/** System settings until an admin changes them (docs/system-settings.md says what reads each). */
+export const DEFAULT_SYSTEM: SystemSettings = {
+  base_url: '',
   timezone: '+0000',
+  inactivity_timeout: 30,
+  operating_company: 'Tandem',
+  user_registration_enabled: true,
+  default_ring_timeout_s: 60,
+  max_call_duration_s: 7200,
+  default_us_ij_rule: 'inter',
   hide_version: false,
   hide_support_link: false,
   hide_help_link: false,
   hide_license: false,
   support_link: 'mailto:support@example.com',
   help_link: '/api/docs',
-  user_registration_enabled: true,
-  base_url: '',
-  operating_company: 'Tandem',
+  notify_admin_emails: [],
+  notify_finance_emails: [],
+  notify_noc_emails: [],
+  notify_ftp_failure_emails: [],
+  billing_decimals: 6,
+  report_decimals: 4,
+  cdr_include_unauthorized_ip: false,
+  lrn_master_ip: '',
+  lrn_master_port: 5060,
+  lrn_slave_ip: '',
+  lrn_slave_port: 5060,
+  lrn_timeout_s: 3,
+  lrn_retry_attempts: 1,
 };
 export const DEFAULT_BRANDING: LoginBrandingSettings = {
   logo_image_id: null,
@@ -52,8 +69,10 @@ export class SettingsService {
       .execute();
   }
 
-  system(db?: Db): Promise<SystemConfig> {
-    return this.get('system', DEFAULT_SYSTEM, db);
+  /** The system settings: stored values over the defaults; keys no longer in the settings are dropped. */
+  async system(db?: Db): Promise<SystemSettings> {
+    const v = await this.get('system', DEFAULT_SYSTEM, db);
+    return pick(v, Object.keys(DEFAULT_SYSTEM) as (keyof SystemSettings)[]);
   }
   branding(db?: Db): Promise<LoginBrandingSettings> {
     return this.get('login_branding', DEFAULT_BRANDING, db);
@@ -73,4 +92,11 @@ export class SettingsService {
     const again = await this.get<{ value: string }>('server_secret', { value: '' });
     return (this.secretCache = again.value);
   }
+}
+
+/** Only the given keys of an object. */
+export function pick<T extends object, K extends keyof T>(v: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const k of keys) out[k] = v[k];
+  return out;
 }

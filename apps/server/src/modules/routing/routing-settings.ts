@@ -24,17 +24,11 @@ export async function readErrorResponses(settings: SettingsService, db?: Db): Pr
   return Array.isArray(v.responses) ? v.responses : [];
 }
 
-const IJ_RULES: readonly DefaultIjRule[] = ['inter', 'intra', 'ij'];
-
-/** The system settings the engine needs; the default US IJ rule is 'inter' until the system settings set one. */
+/** The system settings the engine needs: the time zone and the default US IJ rule (Configuration > System Setting). */
 export async function readSystemRouting(
   settings: SettingsService,
   db?: Db,
 ): Promise<{ timezone: string; default_ij_rule: DefaultIjRule }> {
-  const system = (await settings.system(db)) as Record<string, unknown>;
-  const rule = system.default_us_ij_rule ?? system.default_ij_rule;
-  return {
-    timezone: typeof system.timezone === 'string' ? system.timezone : '+0000',
-    default_ij_rule: IJ_RULES.includes(rule as DefaultIjRule) ? (rule as DefaultIjRule) : 'inter',
-  };
+  const system = await settings.system(db);
+  return { timezone: system.timezone, default_ij_rule: system.default_us_ij_rule };
 }

@@ -5,6 +5,7 @@ const paymentTerms = lazy(() => import('./PaymentTermsPage'));
 const paymentTermEdit = lazy(() => import('./PaymentTermEditPage'));
 const timeProfiles = lazy(() => import('./TimeProfilesPage'));
 const timeProfileEdit = lazy(() => import('./TimeProfileEditPage'));
+const systemSettings = lazy(() => import('./SystemSettingsPage'));
 
 export const configurationRoutes: RouteDef[] = [
   { path: '/configuration/payment_term', title: 'configuration.paymentTerms', page: paymentTerms },
@@ -20,5 +21,10 @@ export const configurationRoutes: RouteDef[] = [
     path: '/configuration/time_profile/edit/:id',
     title: 'configuration.editTimeProfile',
     page: timeProfileEdit,
+  },
+  {
+    path: '/configuration/system_setting',
+    title: 'configuration.systemSettings.title',
+    page: systemSettings,
   },
 ];

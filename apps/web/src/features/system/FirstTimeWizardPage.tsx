@@ -8,12 +8,9 @@ import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
 import { useSession } from '../../app/session';
 
-const OFFSETS = Array.from({ length: 25 }, (_, i) => i - 12).map((h) => {
-  const v = `${h < 0 ? '-' : '+'}${String(Math.abs(h)).padStart(2, '0')}00`;
-  return { value: v, label: `GMT ${h < 0 ? '-' : '+'}${Math.abs(h)}:0` };
-});
+const OFFSETS = api.carriers.TIME_ZONES.map((z) => ({ value: z, label: api.carriers.timeZoneLabel(z) }));
 
-/** First steps of a new installation: system settings, login page branding, users and roles. */
+/** First steps of a new installation: a few system settings (the rest on Configuration > System Setting), login page branding, users and roles. */
 export default function FirstTimeWizardPage() {
   const { t } = useTranslation();
   const { flash } = useFeedback();
