@@ -361,6 +361,11 @@ const catalogue = {
     ch: '交换机 API 密钥缺失或无效',
     de: 'Der Switch-API-Schlüssel fehlt oder ist ungültig',
   },
+  trunkNotFound: {
+    en: '{0}: trunk [{1}] does not exist',
+    ch: '{0}：中继 [{1}] 不存在',
+    de: '{0}: Trunk [{1}] existiert nicht',
+  },
   engineNotReady: {
     en: 'The routing engine is still loading the configuration; try again in a moment',
     ch: '路由引擎仍在加载配置，请稍后重试',
