@@ -461,6 +461,11 @@ const catalogue = {
     ch: '只能应用已完成的费率生成',
     de: 'Nur eine abgeschlossene Tariferzeugung kann übernommen werden',
   },
+  generationNotFinishedAnalysis: {
+    en: 'Only a finished rate generation can be analysed',
+    ch: '只能分析已完成的费率生成',
+    de: 'Nur eine abgeschlossene Tariferzeugung kann analysiert werden',
+  },
   generationFailed: {
     en: 'Rate generation failed, please try again',
     ch: '费率生成失败，请重试',
