@@ -87,6 +87,8 @@ async function pruneSamples(db: Db): Promise<void> {
  * transaction (PostgreSQL's now() is the transaction's start, one instant for every window).
  */
 export async function refreshTrunkQos(db: Db): Promise<void> {
+  // One refresh at a time (two reports at once would delete and upsert the same rows); reads go on.
+  await sql`LOCK TABLE trunk_qos IN SHARE ROW EXCLUSIVE MODE`.execute(db);
   await sql`
     WITH pairs AS (
       SELECT DISTINCT d.trunk_id, r.qos_cycle_minutes AS cycle_minutes
