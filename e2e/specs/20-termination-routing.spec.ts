@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { unique } from '../support/api';
+import { api } from '@tandem/contract';
+import { baseUrl, call, unique } from '../support/api';
 import {
   deckRows,
   engineSettled,
@@ -18,7 +19,8 @@ import { adminToken, dialog, enterAsAdmin, expectPath, flash } from '../support/
  * dynamic route and a routing plan, all through the screens; a call simulated at
  * /tools/call_simulation shows the chosen vendor, both rates and the profit; with the vendor's
  * carrier deactivated the call goes to the second vendor, and with both gone it is rejected with
- * the reason.
+ * the reason. The ASR and ACD the switch reports (POST /api/switch/qos) show on the route's QoS
+ * parameters page.
  *
  * The vendor's rate table is created at /routing/rate_table/new and filled by importing the whole
  * real SDF deck (27,523 rows) on its rates page, with the header mapping and "skip the record" (the
@@ -260,4 +262,42 @@ test('with the vendor deactivated the call goes to the second vendor; with both,
   await expect(page.getByTestId('reject-reason')).toHaveText('no_route');
   await expect(verdict).toContainText('No vendor left to route to');
   await expect(page.getByTestId('simulation-routes')).toContainText('No route.');
+});
+
+test('the QoS counters the switch reports show as ASR, ACD and attempts on the route’s QoS page', async ({
+  page,
+}) => {
+  const token = await adminToken();
+  const { key } = await call(api.routing.createSwitchKey, { token, body: { name: unique('proxy') } });
+  const vendorTrunk = (
+    await call(api.trunks.trunk.list, { token, query: { name: names.vendorTrunk, page: 0, per_page: 10 } })
+  ).items[0]!;
+  const res = await fetch(new URL('/api/switch/qos', baseUrl()), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-switch-key': key },
+    body: JSON.stringify({
+      samples: [
+        { trunk_id: vendorTrunk.trunk_id, attempts: 10, answered: 8, billed_seconds: 960 },
+        { trunk_id: second.trunkId, attempts: 4, answered: 1, billed_seconds: 30 },
+      ],
+    }),
+  });
+  expect(((await res.json()) as { success: boolean }).success).toBe(true);
+  const route = (
+    await call(api.routing.dynamicRoute.list, {
+      token,
+      query: { name: names.dynamicRoute, page: 0, per_page: 10, order_dir: 'asc' },
+    })
+  ).items[0]!;
+
+  await enterAsAdmin(page, `/routing/dynamic_routing/${route.dynamic_route_id}/qos_parameters`);
+  const rows = page.getByTestId('qos-table').locator('tbody tr');
+  const vendorRow = rows.filter({ hasText: names.vendorTrunk });
+  await expect(vendorRow).toContainText('80.00');
+  await expect(vendorRow).toContainText('120.00');
+  await expect(vendorRow).toContainText('10');
+  const secondRow = rows.filter({ hasText: second.trunkName });
+  await expect(secondRow).toContainText('25.00');
+  await expect(secondRow).toContainText('30.00');
+  await expect(secondRow).not.toContainText('not measured yet');
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { unique } from '../support/api';
 import { pick, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
@@ -6,7 +7,8 @@ import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
 /**
  * Tools > Rate Generation, browser proof: a template made over the screens (two vendors' egress
  * trunks, a 10 % margin), generated to Finished with the rates shown (cost, vendor, margin), then
- * applied to a rate table with the end date of its existing codes, and the table's rates seen.
+ * applied to a rate table with the end date of its existing codes, and the table's rates seen;
+ * the run's analysis against another rate table (opened from the history): summary, a filter, CSV.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -16,6 +18,7 @@ const template = unique('rategen');
 let vendorA: Awaited<ReturnType<typeof vendorWithTrunk>>;
 let vendorB: Awaited<ReturnType<typeof vendorWithTrunk>>;
 let sell: { id: number; name: string };
+let compare: { id: number; name: string };
 
 test.beforeAll(async () => {
   const token = await adminToken();
@@ -30,6 +33,11 @@ test.beforeAll(async () => {
   vendorA = await vendorWithTrunk(token, { rateTableId: a.id, ip: randomIp() });
   vendorB = await vendorWithTrunk(token, { rateTableId: b.id, ip: randomIp() });
   sell = await rateTableWith(token, 'gen_sell', [{ code: '86', code_name: 'China', rate: '0.3000' }]);
+  compare = await rateTableWith(token, 'gen_compare', [
+    { code: '44', code_name: 'United Kingdom', rate: '0.0100' },
+    { code: '33', code_name: 'France', rate: '0.0300' },
+    { code: '4', code_name: 'Zone 4', rate: '0.0700' },
+  ]);
 });
 
 test('create a template, generate, see Finished and the rates, apply to a rate table and see its rates', async ({
@@ -105,4 +113,54 @@ test('create a template, generate, see Finished and the rates, apply to a rate t
   await expectPath(page, '/tools/rate_generation/history');
   await expect(page).toHaveURL(/status=Finished/);
   await expect(page.locator('[data-testid^="history-status-"]').first()).toHaveText('Finished');
+});
+
+test('the history opens the analysis of the run against a rate table: summary, change filter, CSV', async ({
+  page,
+}) => {
+  await enterAsAdmin(page, '/tools/rate_generation/history');
+  const row = page.getByTestId('list-rate-generation-history').locator('tr', { hasText: template });
+  await row.locator('[data-testid^="history-analyse-"]').click();
+  // The run was applied to the sell table: the link compares with it; here another table is chosen.
+  await expectPath(page, '/tools/rate_generation/history/analysis');
+  await expect(page).toHaveURL(new RegExp(`rate_table_id=${sell.id}`));
+  await pick(page, page.getByTestId('analysis-table'), compare.name);
+  await expect(page).toHaveURL(new RegExp(`rate_table_id=${compare.id}`));
+
+  const summary = page.getByTestId('analysis-summary');
+  await expect(summary).toContainText(compare.name);
+  await expect(page.getByTestId('summary-all')).toHaveText('All codes: 4');
+  await expect(page.getByTestId('summary-new')).toHaveText('New codes: 1');
+  await expect(page.getByTestId('summary-increase')).toHaveText('Increases: 1');
+  await expect(page.getByTestId('summary-decrease')).toHaveText('Decreases: 1');
+  await expect(page.getByTestId('summary-ended')).toHaveText('Would be ended: 1');
+  // 44: 0.0100 now, 0.0110 generated (+10 %); 49 is new, priced now by 4; 4 is not generated.
+  await expect(page.getByTestId('analysis-44')).toContainText('Increase');
+  await expect(page.getByTestId('analysis-44')).toContainText('0.0100');
+  await expect(page.getByTestId('analysis-44')).toContainText('0.0110');
+  await expect(page.getByTestId('analysis-44')).toContainText('10.00 %');
+  await expect(page.getByTestId('analysis-33')).toContainText('Decrease');
+  await expect(page.getByTestId('analysis-33')).toContainText('-16.67 %');
+  await expect(page.getByTestId('analysis-49')).toContainText('New');
+  await expect(page.getByTestId('analysis-49')).toContainText('0.0700 (4)');
+  await expect(page.getByTestId('analysis-4')).toContainText('Ended');
+
+  await page.getByTestId('summary-decrease').click();
+  await expect(page.getByTestId('list-total')).toContainText('1');
+  await expect(page.getByTestId('analysis-rows').locator('tbody tr[data-testid^="analysis-"]')).toHaveCount(
+    1,
+  );
+  await expect(page.getByTestId('analysis-33')).toBeVisible();
+
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('export-analysis').click();
+  const file = await downloading;
+  expect(file.suggestedFilename()).toMatch(/^rate_generation_\d+_analysis_gen_compare_\w+\.csv$/);
+  const lines = fs
+    .readFileSync((await file.path())!, 'utf8')
+    .trim()
+    .split('\r\n');
+  expect(lines).toHaveLength(2);
+  // Negative amounts carry the apostrophe of the formula-safe CSV cells (contract csvCell).
+  expect(lines[1]).toMatch(/^33,France,,decrease,0\.0300,[^,]+,0\.0250,'-0\.0050,'-16\.67,,$/);
 });

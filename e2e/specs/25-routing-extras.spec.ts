@@ -9,6 +9,7 @@ import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
  * items added, edited and deleted with the row actions) turns the national number a customer sends
  * into the international one before pricing, as the call simulation shows; a source IP blocked on
  * Inbound Media IP Blocking and an OCN on the STIOCN Block List refuse the call with their reason.
+ * A map chosen on the vendor trunk's digit manipulation tab rewrites the number the vendor gets.
  *
  * The termination around it (rate tables, vendor, customer, ingress trunk, LCR plan) is set up over
  * the API; spec 20 proves those screens.
@@ -133,6 +134,56 @@ test('a digital map made through the screens rewrites the customer number before
     `Digital map ${names.map}: ANI 2125550000 unchanged; DNIS 02071234567 -> 442071234567`,
   );
   await expect(page.getByTestId('simulation-routes')).toContainText(vendor.trunkName);
+});
+
+test('the vendor trunk’s digit manipulation tab assigns a digital map, links to it and removes it', async ({
+  page,
+}) => {
+  test.slow();
+  const token = await adminToken();
+  const mapName = unique('Vendor intl');
+  const mapId = (await call(api.routingExtras.digitalMap.create, { token, body: { name: mapName } }))
+    .object_id;
+  await call(api.routingExtras.createDigitMapItem, {
+    token,
+    params: { id: mapId },
+    body: { field: 'dnis', action: 'prepend', digits: '011' },
+  });
+
+  const openTab = async () => {
+    await enterAsAdmin(page, `/routing/trunks/edit/${vendor.trunkId}/egress`);
+    await page.getByTestId('tab-digitManipulation').click();
+  };
+  await openTab();
+  await expect(page.getByTestId('digital-map-link')).toHaveCount(0);
+  await pick(page, page.getByTestId('field-digital_map_id'), mapName);
+  await page.getByTestId('form-save').click();
+  await expect(flash(page)).toHaveText('Modified successfully');
+
+  // The map is the trunk's, on both sides: the trunk's tab links to it and the map lists the trunk.
+  await openTab();
+  await expect(page.getByTestId('field-digital_map_id')).toContainText(mapName);
+  await page.getByTestId('digital-map-link').click();
+  await expectPath(page, `/routing/digital_maps/digit_mapping_detail/${mapId}`);
+  await expect(page.getByRole('heading', { name: `Digit mapping items of "${mapName}"` })).toBeVisible();
+  await expect(page.getByText(`${vendor.trunkName} (${vendor.carrierName}) · Egress`)).toBeVisible();
+
+  // The vendor gets the number the map makes.
+  await simulate(page, '02071234567');
+  await expect(page.getByTestId(`route-${vendor.trunkId}`)).toContainText('011442071234567');
+
+  // Cleared on the tab, the trunk has no map any more.
+  await openTab();
+  const select = page.getByTestId('field-digital_map_id');
+  await select.hover();
+  await select.locator('.ant-select-clear').click();
+  await page.getByTestId('form-save').click();
+  await expect(flash(page)).toHaveText('Modified successfully');
+  expect(
+    (await call(api.trunks.trunk.get, { token, params: { id: vendor.trunkId } })).digital_map_id,
+  ).toBeNull();
+  await simulate(page, '02071234567');
+  await expect(page.getByTestId(`route-${vendor.trunkId}`)).not.toContainText('011442071234567');
 });
 
 test('a blocked source IP and a blocked OCN refuse the call, with the reason', async ({ page }) => {

@@ -376,6 +376,11 @@ const catalogue = {
     ch: '交换机 API 密钥缺失或无效',
     de: 'Der Switch-API-Schlüssel fehlt oder ist ungültig',
   },
+  trunkNotFound: {
+    en: '{0}: trunk [{1}] does not exist',
+    ch: '{0}：中继 [{1}] 不存在',
+    de: '{0}: Trunk [{1}] existiert nicht',
+  },
   engineNotReady: {
     en: 'The routing engine is still loading the configuration; try again in a moment',
     ch: '路由引擎仍在加载配置，请稍后重试',
@@ -470,6 +475,11 @@ const catalogue = {
     en: 'Only a finished rate generation can be applied',
     ch: '只能应用已完成的费率生成',
     de: 'Nur eine abgeschlossene Tariferzeugung kann übernommen werden',
+  },
+  generationNotFinishedAnalysis: {
+    en: 'Only a finished rate generation can be analysed',
+    ch: '只能分析已完成的费率生成',
+    de: 'Nur eine abgeschlossene Tariferzeugung kann analysiert werden',
   },
   generationFailed: {
     en: 'Rate generation failed, please try again',

@@ -110,6 +110,7 @@ export { buildSnapshot, buildSnapshotSteps } from './snapshot';
 export { ROWS_PER_STEP, runSteps, runStepsSliced, type Steps } from './steps';
 export type { RateRowChange } from './rate-patch';
 export { patchRateRows } from './rate-patch';
+export { patchDynamicQos } from './qos-patch';
 export type {
   CallAttempt,
   DecideOptions,

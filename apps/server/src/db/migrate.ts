@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006_rate_generation';
 import * as m0007 from './migrations/0007_rate_delivery';
 import * as m0008 from './migrations/0008_routing_extras';
 import * as m0009 from './migrations/0009_rate_change_log';
+import * as m0011 from './migrations/0011_trunk_qos_samples';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_rate_delivery': m0007,
   '0008_routing_extras': m0008,
   '0009_rate_change_log': m0009,
+  '0011_trunk_qos_samples': m0011,
 };
 
 /** Every migration, in the order they apply. */

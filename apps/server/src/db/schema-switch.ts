@@ -231,11 +231,26 @@ export interface SwitchApiKeysTable {
   created_at: Generated<Date>;
   revoked_at: NullableTimestamp;
 }
+/** Rolling QoS figures of a trunk over a QoS cycle length (one row per trunk and cycle since 0011). */
 export interface TrunkQosTable {
   trunk_id: number;
+  cycle_minutes: number;
   asr: Numeric;
   acd: Numeric;
+  attempts: Generated<number>;
+  answered: Generated<number>;
+  billed_seconds: Generated<number>;
+  /** When the latest sample counted in the figures was received. */
   updated_at: Generated<Date>;
+}
+/** Interval counters the switch reported for a trunk (0011). */
+export interface TrunkQosSamplesTable {
+  id: Generated<number>;
+  trunk_id: number;
+  received_at: Generated<Date>;
+  attempts: number;
+  answered: number;
+  billed_seconds: number;
 }
 
 export interface SwitchConfigTables {
@@ -264,6 +279,7 @@ export interface SwitchConfigTables {
   block_list: BlockListTable;
   switch_api_keys: SwitchApiKeysTable;
   trunk_qos: TrunkQosTable;
+  trunk_qos_samples: TrunkQosSamplesTable;
 }
 
 /** Carrier columns added by migration 0002. */

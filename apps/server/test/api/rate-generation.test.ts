@@ -339,6 +339,152 @@ describe('generate and apply', () => {
     );
   });
 
+  it('analyses the run against a rate table: per code current vs generated, summary, filters, paging, CSV', async () => {
+    const db = h.built.services.db;
+    type Analysis = {
+      rate_table: { rate_table_id: number; name: string };
+      summary: Record<string, number>;
+      items: Record<string, string | null>[];
+      total: number;
+    };
+    const target = await rateTable(db, 'Analysis target', [
+      ['44', '0.0110', 'UK now'], // unchanged
+      ['33', '0.0100', 'France'], // 0.0220: increase
+      ['49', '0.0500', 'Germany'], // 0.0440: decrease
+      ['86', '0.3000', 'China'], // not generated: ended
+      ['9', '0.0800', 'Nine'], // not generated: ended; prices 999 by prefix
+    ]);
+    await db
+      .insertInto('rates')
+      .values([
+        // a later rate of 33 and a past one of 49: only the rows in effect count
+        {
+          rate_table_id: target,
+          code: '33',
+          rate: '0.0300',
+          effective_date: new Date('2031-01-01T00:00:00Z'),
+        },
+        {
+          rate_table_id: target,
+          code: '49',
+          rate: '0.9000',
+          effective_date: new Date('2010-01-01T00:00:00Z'),
+          end_date: new Date('2020-01-01T00:00:00Z'),
+        },
+      ])
+      .execute();
+    const url = (q: string) =>
+      `/api/tools/rate_generation/history/${run.id}/analysis?rate_table_id=${target}${q}`;
+    const analyse = async (q = '') => ok(await h.call<Analysis>('GET', url(q), { token: admin }));
+
+    const all = await analyse('&per_page=50');
+    expect(all.rate_table).toMatchObject({ rate_table_id: target, name: 'Analysis target' });
+    expect(all.summary).toEqual({ new: 5, increase: 1, decrease: 1, unchanged: 1, ended: 2, total: 10 });
+    expect(all.total).toBe(10);
+    const cols = (r: Record<string, string | null>) => [
+      r.code,
+      r.change,
+      r.current_rate,
+      r.new_rate,
+      r.difference,
+      r.change_percent,
+      r.prefix_code,
+      r.prefix_rate,
+    ];
+    expect(all.items.map(cols)).toEqual([
+      ['1', 'new', null, '0.0120', null, null, null, null],
+      ['33', 'increase', '0.0100', '0.0220', '0.0120', '120.00', null, null],
+      ['44', 'unchanged', '0.0110', '0.0110', '0.0000', '0.00', null, null],
+      ['447', 'new', null, '0.0132', null, null, '44', '0.0110'], // now priced by 44
+      ['4475', 'new', null, '0.0330', null, null, '44', '0.0110'],
+      ['49', 'decrease', '0.0500', '0.0440', '-0.0060', '-12.00', null, null],
+      ['7', 'new', null, '0.0650', null, null, null, null],
+      ['86', 'ended', '0.3000', null, null, null, null, null],
+      ['9', 'ended', '0.0800', null, null, null, null, null],
+      ['999', 'new', null, '0.2000', null, null, '9', '0.0800'],
+    ]);
+    expect(all.items.find((r) => r.code === '86')).toMatchObject({ code_name: 'China' });
+    expect(all.items.find((r) => r.code === '44')).toMatchObject({
+      code_name: 'United Kingdom',
+      current_effective_date: '2020-01-01T00:00:00.000Z',
+    });
+
+    // filters (the summary stays the whole comparison), sorting and server paging
+    const fresh = await analyse('&change=new&order_by=new_rate&order_dir=desc&per_page=2');
+    expect(fresh.total).toBe(5);
+    expect(fresh.items.map((r) => r.code)).toEqual(['999', '7']);
+    expect(fresh.summary.total).toBe(10);
+    expect(
+      (await analyse('&change=new&order_by=new_rate&order_dir=desc&per_page=2&page=2')).items.map(
+        (r) => r.code,
+      ),
+    ).toEqual(['1']);
+    expect((await analyse('&code=44')).items.map((r) => r.code)).toEqual(['44', '447', '4475']);
+    expect((await analyse('&code_name=germ')).items.map((r) => r.code)).toEqual(['49']);
+    expect(
+      (await analyse('&order_by=difference&order_dir=desc&per_page=3')).items.map((r) => r.code),
+    ).toEqual(['33', '44', '49']);
+    // at another instant, other rates are current: 33 at 0.0300 from 2031 on
+    const later = await analyse('&at=2031-06-01&code=33');
+    expect(later.items.map(cols)).toEqual([
+      ['33', 'decrease', '0.0300', '0.0220', '-0.0080', '-26.67', null, null],
+    ]);
+
+    const csv = await h.built.app.inject({
+      method: 'GET',
+      url: url('&change=ended').replace('/analysis?', '/analysis/export?'),
+      headers: { 'x-auth-token': admin },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toContain('analysis_Analysis_target.csv');
+    expect(csv.body.trim().split('\r\n')).toEqual([
+      'code,code_name,country,change,current_rate,current_effective_date,new_rate,difference,change_percent,prefix_code,prefix_rate',
+      '86,China,,ended,0.3000,2020-01-01T00:00:00.000Z,,,,,',
+      '9,Nine,,ended,0.0800,2020-01-01T00:00:00.000Z,,,,,',
+    ]);
+  });
+
+  it('refuses an analysis without a table, against a table of another type, of an unfinished run', async () => {
+    const db = h.built.services.db;
+    const base = `/api/tools/rate_generation/history/${run.id}/analysis`;
+    invalid(await h.call('GET', base, { token: admin }), 'rate_table_id', 'rate_table_id is required');
+    invalid(await h.call('GET', `${base}?rate_table_id=999999`, { token: admin }), 'rate_table_id');
+    const us = await rateTable(db, 'US analysis', [], { rate_type: 'us_jurisdictional' });
+    invalid(
+      await h.call('GET', `${base}?rate_table_id=${us}`, { token: admin }),
+      'rate_table_id',
+      'The rate table must be of type a_z, like the generated rates',
+    );
+    const sell = await rateTable(db, 'Analysis other', []);
+    invalid(await h.call('GET', `${base}?rate_table_id=${sell}&change=gone`, { token: admin }), 'change');
+    invalid(await h.call('GET', `${base}?rate_table_id=${sell}&at=soon`, { token: admin }), 'at');
+    fails(
+      await h.call('GET', `/api/tools/rate_generation/history/999999/analysis?rate_table_id=${sell}`, {
+        token: admin,
+      }),
+      150,
+    );
+    await db
+      .updateTable('rate_generation_history')
+      .set({ status: 'Initial' })
+      .where('id', '=', run.id)
+      .execute();
+    fails(
+      await h.call('GET', `${base}?rate_table_id=${sell}`, { token: admin }),
+      170,
+      'Only a finished rate generation can be analysed',
+    );
+    await db
+      .updateTable('rate_generation_history')
+      .set({ status: 'Finished' })
+      .where('id', '=', run.id)
+      .execute();
+    const other = await makeRestrictedAdmin(h, admin, 'noanalysis');
+    denied(await h.call('GET', `${base}?rate_table_id=${sell}`, { token: other.token }));
+    const reader = await makeRestrictedAdmin(h, admin, 'genreader', { '/tools/rate_generation': 'r' });
+    ok(await h.call('GET', `${base}?rate_table_id=${sell}`, { token: reader.token }));
+  });
+
   it('applies with the effective date, interval, min time and the end date of existing codes, in one go', async () => {
     const db = h.built.services.db;
     const sell = await rateTable(db, 'Customer sell', [

@@ -226,6 +226,95 @@ describe('digital maps', () => {
   });
 });
 
+describe('digital map on the trunk edit (digit manipulation tab)', () => {
+  type TrunkRow = z.output<typeof api.trunks.trunkRow>;
+  const trunkA = () => f.vendors[0]!.trunk;
+  let mapA = 0;
+  let mapB = 0;
+  const trunkOf = async () => ok(await get<TrunkRow>(`/trunk/${trunkA()}`));
+  const trunksOfMap = async (id: number) =>
+    ok(await get<MapRow>(`/routing/digital_maps/${id}`)).trunks.map((t) => t.trunk_id);
+
+  it('assigns, moves and removes the trunk’s map through the trunk, the same assignment as the map side', async () => {
+    mapA = ok(await post('/routing/digital_maps/create', { name: 'Vendor A intl' })).object_id;
+    ok(
+      await post(`/routing/digital_maps/${mapA}/items/create`, {
+        field: 'dnis',
+        action: 'prepend',
+        digits: '00',
+      }),
+    );
+    mapB = ok(await post('/routing/digital_maps/create', { name: 'Vendor A other' })).object_id;
+    expect(await trunkOf()).toMatchObject({ digital_map_id: null, digital_map_name: null });
+    const lookups = ok(await get<{ digital_maps: { id: number; name: string }[] }>('/trunk/lookups'));
+    expect(lookups.digital_maps).toContainEqual({ id: mapA, name: 'Vendor A intl' });
+
+    ok(await patch(`/trunk/${trunkA()}`, { digital_map_id: mapA }));
+    expect(await trunkOf()).toMatchObject({ digital_map_id: mapA, digital_map_name: 'Vendor A intl' });
+    expect(await trunksOfMap(mapA)).toEqual([trunkA()]);
+    await rebuilt();
+    const byTrunk = new Map(ok(await call('442071234567')).routes.map((r) => [r.trunk_id, r.dnis]));
+    expect(byTrunk.get(trunkA())).toBe('00442071234567');
+
+    // the map side still refuses a trunk another map uses; the trunk side moves it
+    fails(
+      await patch(`/routing/digital_maps/${mapB}`, { trunk_ids: [trunkA()] }),
+      170,
+      'Trunk [Vendor A out] already uses digital map [Vendor A intl]',
+    );
+    ok(await patch(`/trunk/${trunkA()}`, { digital_map_id: mapB, name: 'Vendor A out' }));
+    expect(await trunkOf()).toMatchObject({ digital_map_id: mapB, digital_map_name: 'Vendor A other' });
+    expect(await trunksOfMap(mapA)).toEqual([]);
+    expect(await trunksOfMap(mapB)).toEqual([trunkA()]);
+    const log = (await auditRows(h, 'trunk', trunkA()))[0]!;
+    expect(log.before).toMatchObject({ digital_map_id: mapA });
+    expect(log.after).toMatchObject({ digital_map_id: mapB });
+
+    // another save of the trunk that does not send the map keeps it
+    ok(await patch(`/trunk/${trunkA()}`, { call_limit: 50 }));
+    expect((await trunkOf()).digital_map_id).toBe(mapB);
+
+    ok(await patch(`/trunk/${trunkA()}`, { digital_map_id: null }));
+    expect(await trunkOf()).toMatchObject({ digital_map_id: null, digital_map_name: null });
+    expect(await trunksOfMap(mapB)).toEqual([]);
+    await rebuilt();
+    const after = new Map(ok(await call('442071234567')).routes.map((r) => [r.trunk_id, r.dnis]));
+    expect(after.get(trunkA())).toBe('442071234567');
+  });
+
+  it('refuses an unknown map naming the field, and any change of an inactive trunk; nothing changes', async () => {
+    ok(await patch(`/trunk/${trunkA()}`, { digital_map_id: mapA }));
+    invalid(await patch(`/trunk/${trunkA()}`, { digital_map_id: 999999 }), 'digital_map_id');
+    invalid(await patch(`/trunk/${trunkA()}`, { digital_map_id: 'x' }), 'digital_map_id');
+    expect((await trunkOf()).digital_map_id).toBe(mapA);
+
+    ok(await patch(`/trunk/${trunkA()}/deactivate`, {}));
+    fails(
+      await patch(`/trunk/${trunkA()}`, { digital_map_id: mapB }),
+      170,
+      'Please activate the trunk for any modification.',
+    );
+    fails(await patch(`/trunk/${trunkA()}`, { digital_map_id: null }), 170);
+    expect(await trunkOf()).toMatchObject({ digital_map_id: mapA, is_active: false });
+    ok(await patch(`/trunk/${trunkA()}/activate`, {}));
+    ok(await patch(`/trunk/${trunkA()}`, { digital_map_id: null }));
+    // a map a trunk uses cannot be deleted; once the trunk left it, it can
+    ok(await del(`/routing/digital_maps/${mapA}`));
+    ok(await del(`/routing/digital_maps/${mapB}`));
+  });
+
+  it('is a trunk setting: the trunks write permission, not the digital maps one', async () => {
+    const r = await makeRestrictedAdmin(h, admin, 'trunkwriter', { '/routing/trunks': 'rw' });
+    const m = ok(await post('/routing/digital_maps/create', { name: 'For trunk writer' })).object_id;
+    ok(await patch(`/trunk/${trunkA()}`, { digital_map_id: m }, r.token));
+    denied(await patch(`/routing/digital_maps/${m}`, { trunk_ids: [] }, r.token));
+    const reader = await makeRestrictedAdmin(h, admin, 'trunkreader', { '/routing/trunks': 'r' });
+    denied(await patch(`/trunk/${trunkA()}`, { digital_map_id: null }, reader.token));
+    ok(await patch(`/trunk/${trunkA()}`, { digital_map_id: null }));
+    ok(await del(`/routing/digital_maps/${m}`));
+  });
+});
+
 describe('inbound media IP blocking', () => {
   const base = '/routing/inbound_media_ip_blocking';
 

@@ -284,3 +284,92 @@ export const apply = endpoint({
     recipients: z.number(),
   }),
 });
+
+// ------------------------------------------------------------------------------------------------
+// Analysis of a run against a rate table (history/analysis)
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * How a code of the analysis changes if the run is applied to the table:
+ * - new: the table has no rate of this code in effect (the run adds it);
+ * - increase / decrease / unchanged: the run's rate (at the table's decimal places, as the apply
+ *   writes it) against the table's rate of the code in effect;
+ * - ended: the table has the code in effect and the run lacks it (the apply ends it when given an
+ *   end date for existing codes).
+ */
+export const RATE_CHANGES = ['new', 'increase', 'decrease', 'unchanged', 'ended'] as const;
+export type RateChange = (typeof RATE_CHANGES)[number];
+
+const analysisFilters = {
+  rate_table_id: z.coerce
+    .number({ message: 'required' })
+    .int({ message: 'required' })
+    .positive({ message: 'required' }),
+  /** The table's rates in effect at this instant are the current ones (default now). */
+  at: instant.optional(),
+  change: z.enum(RATE_CHANGES).optional(),
+  /** Code prefix. */
+  code: z.string().trim().max(32).optional(),
+  code_name: z.string().trim().max(100).optional(),
+  country: z.string().trim().max(100).optional(),
+};
+export const analysisQuery = listQuery.extend(analysisFilters);
+export type AnalysisQuery = z.output<typeof analysisQuery>;
+
+export const analysisRow = z.object({
+  code: z.string(),
+  code_name: z.string(),
+  country: z.string(),
+  change: z.enum(RATE_CHANGES),
+  /** The table's rate of this code in effect (null: new). */
+  current_rate: z.string().nullable(),
+  current_effective_date: z.string().nullable(),
+  /** The run's rate at the table's decimal places (null: ended). */
+  new_rate: z.string().nullable(),
+  /** new_rate - current_rate, and that as a percentage of current_rate (null: new, ended, or a current rate of 0). */
+  difference: z.string().nullable(),
+  change_percent: z.string().nullable(),
+  /**
+   * New codes: what calls to the code cost now, by the table's longest code that prefixes it and
+   * is in effect (the engine's rule, domain rate-compare); null when no code of the table does.
+   */
+  prefix_code: z.string().nullable(),
+  prefix_rate: z.string().nullable(),
+});
+export type AnalysisRow = z.output<typeof analysisRow>;
+export const analysisSummary = z.object({
+  new: z.number(),
+  increase: z.number(),
+  decrease: z.number(),
+  unchanged: z.number(),
+  ended: z.number(),
+  total: z.number(),
+});
+export const analyse = endpoint({
+  method: 'GET',
+  path: '/tools/rate_generation/history/:id/analysis',
+  summary:
+    'A finished generation against a rate table: per code the current and the generated rate and the change (new, increase, decrease, unchanged, ended), with a summary of the whole comparison',
+  tag: TAG,
+  access: adminOnly(FUNC, 'read'),
+  params: idParams,
+  query: analysisQuery,
+  payload: z.object({
+    rate_table: z.object({ rate_table_id: z.number(), name: z.string(), decimal_places: z.number() }),
+    at: z.string(),
+    summary: analysisSummary,
+    items: z.array(analysisRow),
+    total: z.number(),
+  }),
+});
+export const exportAnalysis = endpoint({
+  method: 'GET',
+  path: '/tools/rate_generation/history/:id/analysis/export',
+  summary: 'Download the analysis (with its filters and order, every page) as CSV',
+  tag: TAG,
+  access: adminOnly(FUNC, 'read'),
+  params: idParams,
+  query: analysisQuery,
+  raw: true,
+  payload: z.null(),
+});

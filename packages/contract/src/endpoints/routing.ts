@@ -383,9 +383,12 @@ export const dynamicTrunkRow = z.object({
   priority: z.number().nullable(),
   call_limit: z.number().nullable(),
   cps_limit: z.number().nullable(),
-  /** Measured over the QoS cycle (trunk_qos). */
+  /** Measured over this route's QoS cycle (trunk_qos, from the switch's POST /switch/qos). */
   asr: z.string().nullable(),
   acd: z.string().nullable(),
+  /** Call attempts the measured figures are over (null = not measured). */
+  qos_attempts: z.number().nullable(),
+  /** When the latest sample counted was received. */
   qos_updated_at: z.string().nullable(),
   /** Figures that replace the measured ones for this route's ordering. */
   override_asr: z.string().nullable(),
@@ -743,6 +746,49 @@ export const switchCalls = endpoint({
   tag: 'switch',
   access: { kind: 'switch' },
   body: z.object({ trunks: z.array(z.object({ trunk_id: id, calls: count }).strict()).max(100000) }).strict(),
+  payload: z.null(),
+});
+
+/** Counters of one trunk over the interval the switch reports (an int4 each; billed seconds an int8). */
+const qosCounter = count.max(2_147_483_647, { message: 'invalidValue' });
+export const qosSample = z
+  .object({
+    trunk_id: id,
+    /** Call attempts (seizures) sent to the trunk in the interval. */
+    attempts: qosCounter,
+    /** Of those, answered calls. */
+    answered: qosCounter,
+    /** Billed (connected) seconds of the answered calls. */
+    billed_seconds: count.max(1_000_000_000_000, { message: 'invalidValue' }),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.answered > s.attempts) ctx.addIssue(larger('answered', 'attempts'));
+  });
+export const qosReport = z
+  .object({ samples: z.array(qosSample).max(10000) })
+  .strict()
+  .superRefine((b, ctx) => {
+    const seen = new Set<number>();
+    b.samples.forEach((s, i) => {
+      if (seen.has(s.trunk_id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['samples', i, 'trunk_id'],
+          message: 'alreadyExists',
+          params: { args: ['Trunk', String(s.trunk_id)] },
+        });
+      seen.add(s.trunk_id);
+    });
+  });
+export const switchQos = endpoint({
+  method: 'POST',
+  path: '/switch/qos',
+  summary:
+    'QoS counters per trunk for the interval just ended (SIP proxy, X-Switch-Key): the ASR and ACD over the QoS cycle that largest-ASR / largest-ACD dynamic routes order by',
+  tag: 'switch',
+  access: { kind: 'switch' },
+  body: qosReport,
   payload: z.null(),
 });
 

@@ -31,6 +31,12 @@ export const trunkCreate = z
     hosts: trunkHosts.default([]),
     /** Ingress only: products on this trunk told apart by tech prefix (domain routing_rows). */
     routing_rows: routingRows.default([]),
+    /**
+     * The digital map the trunk uses (Routing > Digital Maps), null = none. A trunk uses at most
+     * one map: choosing one here replaces the trunk's map (the map's own page refuses a trunk
+     * another map uses).
+     */
+    digital_map_id: z.number({ message: 'invalidValue' }).int().positive().nullable().default(null),
   })
   .strict();
 export type TrunkCreate = z.input<typeof trunkCreate>;
@@ -42,6 +48,7 @@ export const trunkRow = trunkCreate.extend({
   client_type: z.enum(['client', 'vendor']),
   host_count: z.number(),
   group_names: z.array(z.string()),
+  digital_map_name: z.string().nullable(),
   updated_at: z.string(),
 });
 export type TrunkRow = z.output<typeof trunkRow>;
@@ -127,7 +134,8 @@ export const lookupItem = z.object({ id: z.number(), name: z.string() });
 export const lookups = endpoint({
   method: 'GET',
   path: '/trunk/lookups',
-  summary: 'Carriers, rate tables, routing plans, products, agents, payment terms and SIP hosts by name',
+  summary:
+    'Carriers, rate tables, routing plans, products, agents, payment terms, SIP hosts, digital maps and trunks by name',
   tag: 'trunk',
   access: { kind: 'session', types: ['admin'] },
   payload: z.object({
@@ -146,6 +154,7 @@ export const lookups = endpoint({
     agents: z.array(lookupItem),
     payment_terms: z.array(lookupItem),
     sip_hosts: z.array(lookupItem),
+    digital_maps: z.array(lookupItem),
     trunks: z.array(lookupItem.extend({ direction: z.enum(DIRECTIONS), carrier_id: z.number() })),
   }),
 });

@@ -1,6 +1,7 @@
 import { api } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
 import { actorOf } from '../../http/context';
 import { invalidField, notFound, ruleBroken } from '../../http/errors';
 import { implement } from '../../http/register';
@@ -13,6 +14,18 @@ import type { GenerationSettings } from './job';
 /** Download links of the rates sent after an apply stay valid this many days unless a deadline is given. */
 const SEND_DAYS = 7;
 const JURISDICTION_COLUMNS = ['intra_rate', 'inter_rate', 'ij_rate', 'local_rate'];
+
+/** The rate table a run is applied to or analysed against: it exists and is of the run's type. */
+export async function targetTable(db: Db, runType: string, rateTableId: number) {
+  const table = await db
+    .selectFrom('rate_tables')
+    .select(['rate_table_id', 'name', 'rate_type', 'decimal_places', 'code_deck_id'])
+    .where('rate_table_id', '=', rateTableId)
+    .executeTakeFirst();
+  if (!table) throw invalidField('rate_table_id', 'invalidValue', ['rate_table_id']);
+  if (table.rate_type !== runType) throw invalidField('rate_table_id', 'rateTableTypeMismatch', [runType]);
+  return table;
+}
 
 /**
  * Apply to rate table: the generated rates go into a rate table of the same type through the rate
@@ -39,14 +52,7 @@ export function registerApply(app: FastifyInstance, s: Services): void {
       if (!h) throw notFound();
       if (h.status !== 'Finished') throw ruleBroken('generationNotFinished');
       if (h.rate_count === 0) throw ruleBroken('generationNoRates');
-      const table = await trx
-        .selectFrom('rate_tables')
-        .select(['rate_table_id', 'name', 'rate_type', 'decimal_places', 'code_deck_id'])
-        .where('rate_table_id', '=', b.rate_table_id)
-        .executeTakeFirst();
-      if (!table) throw invalidField('rate_table_id', 'invalidValue', ['rate_table_id']);
-      if (table.rate_type !== h.rate_table_type)
-        throw invalidField('rate_table_id', 'rateTableTypeMismatch', [h.rate_table_type]);
+      const table = await targetTable(trx, h.rate_table_type, b.rate_table_id);
       if (
         b.email_template_id !== null &&
         !(await trx

@@ -5,6 +5,7 @@ import { notFound } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import { importQueue } from '../rates/import/start';
+import { registerAnalysis } from './analysis';
 import { registerApply } from './apply';
 import { registerHistory } from './history';
 import { runGeneration, type GenerationSettings } from './job';
@@ -12,12 +13,14 @@ import { registerTemplates } from './templates';
 
 /**
  * Tools > Rate Generation: templates, generation runs (background jobs, queued with the rate
- * imports), their history and generated rates, and the apply to a rate table.
+ * imports), their history and generated rates, their analysis against a rate table and the apply
+ * to a rate table.
  */
 export function registerRateGeneration(app: FastifyInstance, s: Services): void {
   registerTemplates(app, s);
   registerHistory(app, s);
   registerApply(app, s);
+  registerAnalysis(app, s);
 
   implement(app, s, api.rateGeneration.generate, async (ctx) => {
     const actor = actorOf(ctx);

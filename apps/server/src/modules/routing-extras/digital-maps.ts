@@ -204,6 +204,45 @@ export function registerDigitalMaps(app: FastifyInstance, s: Services): void {
   }
 }
 
+/** The digital map a trunk uses, or null. */
+export async function digitalMapOfTrunk(db: Db, trunkId: number): Promise<number | null> {
+  const r = await db
+    .selectFrom('digital_map_trunks')
+    .select('digital_map_id')
+    .where('trunk_id', '=', trunkId)
+    .executeTakeFirst();
+  return r?.digital_map_id ?? null;
+}
+
+/** Refuses a digital map that does not exist, naming the field (locks it against a concurrent delete). */
+export async function checkDigitalMap(db: Db, mapId: number, field: string): Promise<void> {
+  const m = await db
+    .selectFrom('digital_maps')
+    .select('digital_map_id')
+    .where('digital_map_id', '=', mapId)
+    .forShare()
+    .executeTakeFirst();
+  if (!m) throw invalidField(field, 'invalidValue', [field]);
+}
+
+/**
+ * Sets the digital map a trunk uses (null: none), from the trunk's side (the trunk edit's digit
+ * manipulation tab). The trunk is the key of digital_map_trunks, so a trunk uses at most one map
+ * and choosing another map here moves the trunk to it; the map's own page instead refuses a trunk
+ * another map uses (checkTrunks), since there the trunk list is edited as a whole.
+ */
+export async function setTrunkDigitalMap(db: Db, trunkId: number, mapId: number | null): Promise<void> {
+  if (mapId === null) {
+    await db.deleteFrom('digital_map_trunks').where('trunk_id', '=', trunkId).execute();
+    return;
+  }
+  await db
+    .insertInto('digital_map_trunks')
+    .values({ trunk_id: trunkId, digital_map_id: mapId })
+    .onConflict((oc) => oc.column('trunk_id').doUpdateSet({ digital_map_id: mapId }))
+    .execute();
+}
+
 /** Refuses unknown trunks and trunks that already use another map. */
 async function checkTrunks(db: Db, ids: number[], mapId: number | null): Promise<void> {
   const rows = await db

@@ -10,6 +10,7 @@ import { duplicate, invalidField, notFound } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import { countWhere, egressTrunks, mustExist, noteWriter, touchRoute, writerOf } from './common';
+import { refreshTrunkQos } from './qos';
 
 type PoolEntry = z.output<typeof api.routing.dynamicTrunkBody>;
 
@@ -84,13 +85,16 @@ export function registerDynamicRoutes(app: FastifyInstance, s: Services): void {
     },
     children: async (trx, id, body) => {
       const pool = body.trunks as PoolEntry[] | undefined;
-      if (pool === undefined) return;
-      await trx.deleteFrom('dynamic_route_trunks').where('dynamic_route_id', '=', id).execute();
-      if (pool.length)
-        await trx
-          .insertInto('dynamic_route_trunks')
-          .values(pool.map((t) => ({ dynamic_route_id: id, ...t })))
-          .execute();
+      if (pool !== undefined) {
+        await trx.deleteFrom('dynamic_route_trunks').where('dynamic_route_id', '=', id).execute();
+        if (pool.length)
+          await trx
+            .insertInto('dynamic_route_trunks')
+            .values(pool.map((t) => ({ dynamic_route_id: id, ...t })))
+            .execute();
+      }
+      // figures over the (new) cycle for the (new) pool, from the samples already reported
+      if (pool !== undefined || body.qos_cycle_minutes !== undefined) await refreshTrunkQos(trx);
     },
     usage: async (db, id) => [
       {
@@ -109,7 +113,10 @@ export function registerDynamicRoutes(app: FastifyInstance, s: Services): void {
       .innerJoin('trunks as t', 't.trunk_id', 'd.trunk_id')
       .innerJoin('carriers as c', 'c.client_id', 't.carrier_id')
       .leftJoin('rate_tables as rt', 'rt.rate_table_id', 't.rate_table_id')
-      .leftJoin('trunk_qos as q', 'q.trunk_id', 'd.trunk_id')
+      .innerJoin('dynamic_routes as r', 'r.dynamic_route_id', 'd.dynamic_route_id')
+      .leftJoin('trunk_qos as q', (j) =>
+        j.onRef('q.trunk_id', '=', 'd.trunk_id').onRef('q.cycle_minutes', '=', 'r.qos_cycle_minutes'),
+      )
       .select([
         'd.trunk_id',
         't.name as trunk_name',
@@ -122,6 +129,7 @@ export function registerDynamicRoutes(app: FastifyInstance, s: Services): void {
         'd.call_limit',
         'd.cps_limit',
         'q.updated_at as qos_updated_at',
+        'q.attempts as qos_attempts',
       ])
       .select(sql<string | null>`q.asr::text`.as('asr'))
       .select(sql<string | null>`q.acd::text`.as('acd'))
@@ -149,6 +157,7 @@ export function registerDynamicRoutes(app: FastifyInstance, s: Services): void {
         .insertInto('dynamic_route_trunks')
         .values({ dynamic_route_id: ctx.params.id, ...ctx.body })
         .execute();
+      await refreshTrunkQos(trx);
       await touchRoute(trx, ctx, 'dynamic_routes', ctx.params.id);
       await s.audit.record(
         trx,

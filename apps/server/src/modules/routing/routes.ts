@@ -5,6 +5,7 @@ import { registerDynamicRoutes } from './dynamic-routes';
 import { registerEngineRoutes } from './engine-routes';
 import { LiveState } from './live-state';
 import { registerPlans } from './plans';
+import { registerTrunkQos } from './qos';
 import { registerRoutingSettings } from './settings-routes';
 import { SnapshotService } from './snapshot-service';
 import { registerStaticRoutes } from './static-routes';
@@ -31,5 +32,6 @@ export function registerRouting(app: FastifyInstance, s: Services): void {
   registerRoutingWizard(app, s);
   registerEngineRoutes(app, s, engine);
   registerSwitchApi(app, s, engine, live);
+  registerTrunkQos(app, s);
   registerRoutingTools(app, s, engine, live);
 }

@@ -172,7 +172,11 @@ export class ConfigLoader {
         .execute(),
       db
         .selectFrom('dynamic_route_trunks as d')
-        .leftJoin('trunk_qos as q', 'q.trunk_id', 'd.trunk_id')
+        .innerJoin('dynamic_routes as r', 'r.dynamic_route_id', 'd.dynamic_route_id')
+        // the figures over this route's QoS cycle (qos.ts)
+        .leftJoin('trunk_qos as q', (j) =>
+          j.onRef('q.trunk_id', '=', 'd.trunk_id').onRef('q.cycle_minutes', '=', 'r.qos_cycle_minutes'),
+        )
         .select(['d.dynamic_route_id', 'd.trunk_id', 'd.priority', 'd.call_limit', 'd.cps_limit'])
         .select(sql<string | null>`coalesce(d.override_asr, q.asr)::text`.as('asr'))
         .select(sql<string | null>`coalesce(d.override_acd, q.acd)::text`.as('acd'))

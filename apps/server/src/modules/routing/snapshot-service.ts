@@ -2,6 +2,7 @@ import type { api } from '@tandem/contract';
 import type { z } from 'zod';
 import {
   buildSnapshotSteps,
+  patchDynamicQos,
   patchRateRows,
   runStepsSliced,
   type EngineConfig,
@@ -15,6 +16,8 @@ import { readErrorResponses } from './routing-settings';
  * The routing engine's snapshot of the configuration, in memory. Built at start (in the background)
  * and rebuilt after every configuration change (configChanged, debounced): the loader reads what
  * changed, buildSnapshot compiles it, and the new snapshot replaces the old one in one assignment.
+ * When only rate values or the dynamic routes' QoS figures changed, they are patched into the
+ * snapshot in service instead of building a new one.
  * Until then calls are answered from the previous snapshot; a failed rebuild keeps it and records
  * the error.
  *
@@ -145,11 +148,13 @@ export class SnapshotService {
       const shape = shapeOf(loaded.config, this.loader.jurisdictionVersion);
       const t1 = performance.now();
       const patches = loaded.rates.patches;
-      // Only rate values changed: write them into the snapshot in service (domain patchRateRows).
+      // Only rate values and QoS figures changed: write them into the snapshot in service
+      // (domain patchDynamicQos, patchRateRows).
       const patched =
         this.current !== null &&
         patches !== null &&
         shape === this.shape &&
+        patchDynamicQos(this.current, loaded.config.dynamic_routes ?? []) &&
         patchRateRows(this.current, patches);
       if (!patched) {
         const built = await runStepsSliced(buildSnapshotSteps(loaded.config), {
@@ -195,11 +200,22 @@ export class SnapshotService {
   }
 }
 
-/** The configuration without its rate rows (and with the jurisdiction data's version), as text. */
+/**
+ * The configuration without its rate rows and the dynamic routes' QoS figures (and with the
+ * jurisdiction data's version), as text.
+ */
 function shapeOf(config: EngineConfig, jurisdictionVersion: number): string {
   return JSON.stringify({
     ...config,
+<<<<<<< HEAD
     rate_tables: config.rate_tables.map(({ rows: _rows, columns: _columns, ...table }) => table),
+=======
+    rate_tables: config.rate_tables.map(({ rows: _rows, ...table }) => table),
+    dynamic_routes: config.dynamic_routes?.map((d) => ({
+      ...d,
+      trunks: d.trunks.map(({ qos: _qos, ...t }) => t),
+    })),
+>>>>>>> feat/trunk-extras
     jurisdiction: jurisdictionVersion,
   });
 }

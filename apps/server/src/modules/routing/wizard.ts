@@ -7,6 +7,7 @@ import { duplicate, invalidField } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import { mustExist } from './common';
+import { refreshTrunkQos } from './qos';
 import { checkPool } from './dynamic-routes';
 import { checkRow } from './plans';
 import { checkItem } from './static-routes';
@@ -97,6 +98,7 @@ export function registerRoutingWizard(app: FastifyInstance, s: Services): void {
           .insertInto('dynamic_route_trunks')
           .values(pool.map((t) => ({ dynamic_route_id: dynamicId!, ...t })))
           .execute();
+        await refreshTrunkQos(trx);
         await s.audit.record(trx, actor, 'dynamic_route', dynamicId, 'create', null, {
           name: b.route_name,
           rule: b.rule,

@@ -2,7 +2,7 @@ import type { Db } from '../../db/connection';
 
 /** Names for the dropdowns of the trunk, product and carrier forms. */
 export async function lookups(db: Db) {
-  const [carriers, rateTables, plans, products, agents, terms, sipHosts, trunks] = await Promise.all([
+  const [carriers, rateTables, plans, products, agents, terms, sipHosts, maps, trunks] = await Promise.all([
     db
       .selectFrom('carriers')
       .select(['client_id as id', 'name', 'client_type', 'is_active'])
@@ -18,6 +18,7 @@ export async function lookups(db: Db) {
     db.selectFrom('agents').select(['agent_id as id', 'agent_name as name']).orderBy('agent_name').execute(),
     db.selectFrom('payment_terms').select(['payment_term_id as id', 'name']).orderBy('name').execute(),
     db.selectFrom('sip_hosts').select(['id', 'host_name as name']).orderBy('host_name').execute(),
+    db.selectFrom('digital_maps').select(['digital_map_id as id', 'name']).orderBy('name').execute(),
     db
       .selectFrom('trunks')
       .select(['trunk_id as id', 'name', 'direction', 'carrier_id'])
@@ -32,6 +33,7 @@ export async function lookups(db: Db) {
     agents,
     payment_terms: terms,
     sip_hosts: sipHosts,
+    digital_maps: maps,
     trunks,
   };
 }

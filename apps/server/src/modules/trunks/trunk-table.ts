@@ -5,6 +5,7 @@ import { likeContains } from '../../db/paging';
 import { serializeRow, type CrudTable } from '../../http/crud';
 import { invalidField, ruleBroken } from '../../http/errors';
 import type { Services } from '../../services';
+import { checkDigitalMap, digitalMapOfTrunk, setTrunkDigitalMap } from '../routing-extras/digital-maps';
 import { checkIngressHostsFree, writeHosts } from './hosts';
 
 type Row = Record<string, unknown>;
@@ -37,7 +38,10 @@ export const trunkSelect = (db: Db) =>
     .selectFrom('trunks as t')
     .innerJoin('carriers as c', 'c.client_id', 't.carrier_id')
     .selectAll('t')
+    .leftJoin('digital_map_trunks as dmt', 'dmt.trunk_id', 't.trunk_id')
+    .leftJoin('digital_maps as dm', 'dm.digital_map_id', 'dmt.digital_map_id')
     .select(['c.name as carrier_name', 'c.is_active as carrier_is_active', 'c.client_type'])
+    .select(['dmt.digital_map_id', 'dm.name as digital_map_name'])
     .select([
       sql<
         Row[]
@@ -77,7 +81,7 @@ export function trunkRowOf(r: Row): Row {
 export function trunkColumns(body: Row, before: Row | null): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(body)) {
-    if (k === 'hosts' || k === 'routing_rows') continue;
+    if (k === 'hosts' || k === 'routing_rows' || k === 'digital_map_id') continue;
     out[k] = (JSON_COLUMNS as readonly string[]).includes(k) ? JSON.stringify(v) : v;
   }
   // An empty registration password keeps the stored one (passwords are never sent back).
@@ -162,6 +166,10 @@ export async function validateTrunk(
     throw invalidField('hosts', 'required', ['hosts']);
   if (hosts && merged.direction === 'ingress')
     await checkIngressHostsFree(db, hosts, (before?.trunk_id as number | undefined) ?? null);
+  if (body.digital_map_id != null) await checkDigitalMap(db, body.digital_map_id as number, 'digital_map_id');
+  // The map is not a column of trunks: the modification log's "before" gets it here.
+  if (before && body.digital_map_id !== undefined)
+    before.digital_map_id = await digitalMapOfTrunk(db, before.trunk_id as number);
   const reg = body.registration as Row | undefined;
   if (reg || body.auth_type !== undefined) {
     const r = { ...((before?.registration as Row | null) ?? {}), ...(reg ?? {}) };
@@ -208,6 +216,8 @@ async function writeRoutingRows(db: Db, trunkId: number, rows: readonly RoutingR
 export async function writeTrunkChildren(db: Db, trunkId: number, body: Row): Promise<void> {
   if (body.hosts) await writeHosts(db, trunkId, body.hosts as Host[]);
   if (body.routing_rows) await writeRoutingRows(db, trunkId, body.routing_rows as RoutingRow[]);
+  if (body.digital_map_id !== undefined)
+    await setTrunkDigitalMap(db, trunkId, body.digital_map_id as number | null);
 }
 
 const count = (
@@ -224,8 +234,9 @@ const count = (
 
 /**
  * Trunks on the generic CRUD: the spec's state rules (activation needs an active carrier; an
- * inactive trunk cannot be modified), unique names, hosts free across ingress trunks, hosts and
- * routing rows written with the trunk, delete refused while routes use it. Every write rebuilds the
+ * inactive trunk cannot be modified), unique names, hosts free across ingress trunks, hosts,
+ * routing rows and the digital map (routing-extras' setTrunkDigitalMap) written with the trunk,
+ * delete refused while routes use it. Every write rebuilds the
  * routing snapshot.
  */
 export function trunkTable(s: Services): CrudTable<typeof api.trunks.trunk> {

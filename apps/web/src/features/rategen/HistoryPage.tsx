@@ -120,6 +120,12 @@ export default function HistoryPage() {
                   >
                     {t('rategen.viewRates')}
                   </Link>
+                  <Link
+                    to={`/tools/rate_generation/history/analysis?rate_generation_id=${r.id}${r.rate_table_id ? `&rate_table_id=${r.rate_table_id}` : ''}`}
+                    data-testid={`history-analyse-${r.id}`}
+                  >
+                    {t('rategen.analyse')}
+                  </Link>
                   {r.rate_count > 0 && (
                     <Link
                       to={`/tools/rate_generation/apply_to_rate_table/${r.id}`}

@@ -12,7 +12,8 @@ import './i18n';
 
 /**
  * Routing > Dynamic Routing > QoS parameters: the QoS cycle the ASR and ACD are measured over, and
- * the figures of each trunk of the pool that largest-ASR / largest-ACD routes order by (a fixed
+ * the figures of each trunk of the pool that largest-ASR / largest-ACD routes order by, measured
+ * from the switch's reports over this route's cycle with the attempts they count (a fixed
  * override, when set on the override page, replaces the measured figure).
  */
 export default function QosParametersPage() {
@@ -75,6 +76,11 @@ export default function QosParametersPage() {
             { key: 'vendor', title: t('routing.vendor'), dataIndex: 'carrier_name' },
             { key: 'asr', title: t('routing.measuredAsr'), render: (_, e) => e.asr ?? '—' },
             { key: 'acd', title: t('routing.measuredAcd'), render: (_, e) => e.acd ?? '—' },
+            {
+              key: 'attempts',
+              title: t('routing.measuredAttempts'),
+              render: (_, e) => e.qos_attempts ?? '—',
+            },
             {
               key: 'at',
               title: t('routing.measuredAt'),

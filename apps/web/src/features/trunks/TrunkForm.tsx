@@ -3,6 +3,7 @@ import { api } from '@tandem/contract';
 import { Button, Checkbox, Empty, Form, Input, InputNumber, Select, Space, Switch, Table, Tabs } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { useApi } from '../../api/queries';
 import type { Lookups } from '../carriers/carrierForm';
 import './i18n';
@@ -45,7 +46,8 @@ function Sel({
   allowClear?: boolean;
 }) {
   return (
-    <Form.Item name={name} label={label}>
+    // A cleared select is null (the contract's "none"), not undefined (which the save would leave out).
+    <Form.Item name={name} label={label} normalize={allowClear ? (v: unknown) => v ?? null : undefined}>
       <Select
         options={opts}
         allowClear={allowClear}
@@ -134,6 +136,43 @@ function Rows({
         </div>
       )}
     </Form.List>
+  );
+}
+
+/** The digital map the trunk uses (none or one), with a link to the map's items. */
+function DigitalMapField({ maps }: { maps: { id: number; name: string }[] | undefined }) {
+  const { t } = useTranslation();
+  const form = Form.useFormInstance();
+  const mapId = Form.useWatch('digital_map_id', form) as number | null | undefined;
+  return (
+    <Space align="start" wrap>
+      <Form.Item
+        name={['digital_map_id']}
+        label={t('trunks.digitalMap')}
+        extra={t('trunks.digitalMapHelp')}
+        normalize={(v: unknown) => v ?? null}
+        style={{ maxWidth: 520 }}
+      >
+        <Select
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          placeholder={t('trunks.digitalMapNone')}
+          options={items(maps)}
+          style={{ maxWidth: 420 }}
+          data-testid="field-digital_map_id"
+        />
+      </Form.Item>
+      {mapId ? (
+        <Link
+          to={`/routing/digital_maps/digit_mapping_detail/${mapId}`}
+          style={{ display: 'inline-block', marginTop: 36 }}
+          data-testid="digital-map-link"
+        >
+          {t('trunks.openDigitalMap')}
+        </Link>
+      ) : null}
+    </Space>
   );
 }
 
@@ -402,58 +441,64 @@ export function TrunkTabs({
     {
       key: 'digitManipulation',
       children: (
-        <Rows
-          name={['digit_rules', 'manipulations']}
-          add="trunks.addRule"
-          testId="manipulations"
-          initial={{
-            field: 'dnis',
-            action: 'add_prefix',
-            prefix: '',
-            length_condition: null,
-            number_length: null,
-            remove_count: null,
-            digits: '',
-          }}
-          render={(i) => (
-            <>
-              <Form.Item name={[i, 'field']} label={t('trunks.field')}>
-                <Select
-                  style={{ width: 90 }}
-                  options={options(t, 'trunks.fields', ['ani', 'dnis'])}
-                  data-testid={`field-manipulations-${i}-field`}
-                />
-              </Form.Item>
-              <Form.Item name={[i, 'action']} label={t('trunks.action')}>
-                <Select
-                  style={{ width: 150 }}
-                  options={options(t, 'trunks.actions', ['add_prefix', 'remove_prefix', 'replace_prefix'])}
-                  data-testid={`field-manipulations-${i}-action`}
-                />
-              </Form.Item>
-              <Form.Item name={[i, 'prefix']} label={t('trunks.prefix')}>
-                <Input style={{ width: 100 }} data-testid={`field-manipulations-${i}-prefix`} />
-              </Form.Item>
-              <Form.Item name={[i, 'length_condition']} label={t('trunks.lengthCondition')}>
-                <Select
-                  allowClear
-                  style={{ width: 120 }}
-                  options={options(t, 'trunks.conditions', ['more', 'less', 'equal'])}
-                  data-testid={`field-manipulations-${i}-length_condition`}
-                />
-              </Form.Item>
-              <Form.Item name={[i, 'number_length']} label={t('trunks.numberLength')}>
-                <InputNumber style={{ width: 100 }} data-testid={`field-manipulations-${i}-number_length`} />
-              </Form.Item>
-              <Form.Item name={[i, 'remove_count']} label={t('trunks.removeCount')}>
-                <InputNumber style={{ width: 100 }} data-testid={`field-manipulations-${i}-remove_count`} />
-              </Form.Item>
-              <Form.Item name={[i, 'digits']} label={t('trunks.digits')}>
-                <Input style={{ width: 100 }} data-testid={`field-manipulations-${i}-digits`} />
-              </Form.Item>
-            </>
-          )}
-        />
+        <>
+          {!template && <DigitalMapField maps={lookups?.digital_maps} />}
+          <Rows
+            name={['digit_rules', 'manipulations']}
+            add="trunks.addRule"
+            testId="manipulations"
+            initial={{
+              field: 'dnis',
+              action: 'add_prefix',
+              prefix: '',
+              length_condition: null,
+              number_length: null,
+              remove_count: null,
+              digits: '',
+            }}
+            render={(i) => (
+              <>
+                <Form.Item name={[i, 'field']} label={t('trunks.field')}>
+                  <Select
+                    style={{ width: 90 }}
+                    options={options(t, 'trunks.fields', ['ani', 'dnis'])}
+                    data-testid={`field-manipulations-${i}-field`}
+                  />
+                </Form.Item>
+                <Form.Item name={[i, 'action']} label={t('trunks.action')}>
+                  <Select
+                    style={{ width: 150 }}
+                    options={options(t, 'trunks.actions', ['add_prefix', 'remove_prefix', 'replace_prefix'])}
+                    data-testid={`field-manipulations-${i}-action`}
+                  />
+                </Form.Item>
+                <Form.Item name={[i, 'prefix']} label={t('trunks.prefix')}>
+                  <Input style={{ width: 100 }} data-testid={`field-manipulations-${i}-prefix`} />
+                </Form.Item>
+                <Form.Item name={[i, 'length_condition']} label={t('trunks.lengthCondition')}>
+                  <Select
+                    allowClear
+                    style={{ width: 120 }}
+                    options={options(t, 'trunks.conditions', ['more', 'less', 'equal'])}
+                    data-testid={`field-manipulations-${i}-length_condition`}
+                  />
+                </Form.Item>
+                <Form.Item name={[i, 'number_length']} label={t('trunks.numberLength')}>
+                  <InputNumber
+                    style={{ width: 100 }}
+                    data-testid={`field-manipulations-${i}-number_length`}
+                  />
+                </Form.Item>
+                <Form.Item name={[i, 'remove_count']} label={t('trunks.removeCount')}>
+                  <InputNumber style={{ width: 100 }} data-testid={`field-manipulations-${i}-remove_count`} />
+                </Form.Item>
+                <Form.Item name={[i, 'digits']} label={t('trunks.digits')}>
+                  <Input style={{ width: 100 }} data-testid={`field-manipulations-${i}-digits`} />
+                </Form.Item>
+              </>
+            )}
+          />
+        </>
       ),
     },
     {

@@ -33,6 +33,7 @@ export const TAB_OF: Record<string, string> = {
   random_ani_group_id: 'billing',
   sip_profiles: 'sipProfile',
   routing_plan_id: 'routing',
+  digital_map_id: 'digitManipulation',
   routing_rows: 'routing',
   capacity: 'capacity',
   failover_rules: 'failover',
