@@ -207,15 +207,11 @@ export class SnapshotService {
 function shapeOf(config: EngineConfig, jurisdictionVersion: number): string {
   return JSON.stringify({
     ...config,
-<<<<<<< HEAD
     rate_tables: config.rate_tables.map(({ rows: _rows, columns: _columns, ...table }) => table),
-=======
-    rate_tables: config.rate_tables.map(({ rows: _rows, ...table }) => table),
     dynamic_routes: config.dynamic_routes?.map((d) => ({
       ...d,
       trunks: d.trunks.map(({ qos: _qos, ...t }) => t),
     })),
->>>>>>> feat/trunk-extras
     jurisdiction: jurisdictionVersion,
   });
 }
