@@ -4,10 +4,8 @@
  * the orders). Every kept or dropped trunk leaves a trace step when tracing.
  *
  * This is the hot loop of the engine (one pass per trunk of the route, per call): it allocates
- * no closures and no bigints. Rates are read as numbers of micro-units (rate-store.ts
- * `microsAt`), exact below EXACT_MICROS (money.ts); an amount beyond that (billions per
- * minute: the database allows it) is taken as a bigint and compared and formatted exactly.
- * The cost ceiling of the margin check is computed once per call and per distinct minimum.
+ * no closures and does one bigint comparison for the margin (the cost ceiling is computed once
+ * per call and per distinct minimum).
  */
 import { limitReached } from './admission';
 import { applyDigitMap, describeMapping } from './digit-map';
@@ -16,7 +14,7 @@ import { drawByPercentage, orderDynamic } from './egress-order';
 import type { EgressCandidate } from './egress-order';
 import { rateColumnFor } from './jurisdiction';
 import type { Jurisdiction, RateColumn } from './jurisdiction';
-import { EXACT_MICROS, formatMicros, marginPercent, maximumCost } from './money';
+import { formatMoneyDifference, marginPercent, maximumCost } from './money';
 import type { Micros } from './money';
 import { EGRESS_DROP } from './reject-codes';
 import type { EgressDropReason } from './reject-codes';
@@ -45,9 +43,8 @@ export interface EgressContext {
   readonly ani: string;
   readonly dnis: string;
   readonly lrn: string | null;
-  /** Set once the ingress side is priced: the exact rate, and as a number of micro-units (`rate-store.ts` microsAt). */
+  /** Set once the ingress side is priced. */
   ingressRate: Micros;
-  ingressMicros: number;
   readonly ingressDecimals: number;
   /** The customer's minimum margin in micro-percent (ingress trunk's, else its carrier's). */
   readonly customerMinMargin: Micros | null;
@@ -56,15 +53,9 @@ export interface EgressContext {
   /** The DNIS walked through the code deck; the LRN's walk, made when first needed. */
   readonly dnisPath: DeckPath;
   lrnPath: DeckPath | null;
-  /** Memo of the last cost ceiling: for which minimum, and the ceiling (null = nothing passes), also as a number. */
+  /** Memo of the last cost ceiling: for which minimum, and the ceiling (null = nothing passes). */
   ceilingFor: Micros | null;
   ceiling: Micros | null;
-  ceilingMicros: number;
-}
-
-/** Whether a number of micro-units is exact for the engine (money.ts EXACT_MICROS). */
-export function exactMicros(micros: number): boolean {
-  return micros < EXACT_MICROS && micros > -EXACT_MICROS;
 }
 
 /** Whether a time profile (null = always) covers the call, in the system offset unless it has its own. */
@@ -129,8 +120,7 @@ const BLANK: PooledCandidate = {
   trunk: null as unknown as EgressCandidate['trunk'],
   table: null as unknown as EgressCandidate['table'],
   k: -1,
-  rate: 0,
-  exact: null,
+  rate: 0n,
   column: 'rate',
   jurisdiction: null,
   percentage: 0,
@@ -264,21 +254,13 @@ function dropped(ctx: EgressContext, trunkId: number, reason: EgressDropReason, 
   return null;
 }
 
-/**
- * Whether a vendor rate (micro-units as a number, with its exact amount when beyond
- * EXACT_MICROS) leaves the minimum margin; the cost ceiling is memoised on the context for the
- * last minimum asked.
- */
-function affordable(ctx: EgressContext, minimum: Micros, rate: number, exact: Micros | null): boolean {
+/** The cost ceiling for a minimum margin, memoised on the context for the last minimum asked. */
+function ceilingFor(ctx: EgressContext, minimum: Micros): Micros | null {
   if (ctx.ceilingFor !== minimum) {
     ctx.ceilingFor = minimum;
     ctx.ceiling = maximumCost(ctx.ingressRate, minimum);
-    ctx.ceilingMicros = ctx.ceiling === null ? Number.NaN : Number(ctx.ceiling);
   }
-  const ceiling = ctx.ceiling;
-  if (ceiling === null) return false;
-  if (exact === null && exactMicros(ctx.ceilingMicros)) return rate <= ctx.ceilingMicros;
-  return (exact ?? BigInt(rate)) <= ceiling;
+  return ctx.ceiling;
 }
 
 function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): EgressCandidate | null {
@@ -329,8 +311,7 @@ function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): Eg
   if (k < 0) return dropped(ctx, trunkId, EGRESS_DROP.NO_RATE, `rate table ${table.name}, number ${number}`);
   const jurisdiction = jurisdictionFor(snapshot, table, ctx.ani, number, byLrn, ctx.jurisdictions);
   const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
-  const rate = snapshot.rates.microsAt(k, column);
-  const exact = exactMicros(rate) ? null : snapshot.rates.rateAt(k, column);
+  const rate = snapshot.rates.rateAt(k, column);
 
   const vendorMin = trunk.min_profitability;
   const customerMin = ctx.customerMinMargin;
@@ -340,26 +321,26 @@ function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): Eg
       : customerMin === null || vendorMin > customerMin
         ? vendorMin
         : customerMin;
-  if (required !== null && !affordable(ctx, required, rate, exact)) {
-    const amount = exact ?? BigInt(rate);
-    return dropped(
-      ctx,
-      trunkId,
-      EGRESS_DROP.UNPROFITABLE,
-      trace === null
-        ? ''
-        : `vendor rate ${snapshot.format(amount, table.decimals)}, margin ${marginPercent(ctx.ingressRate, amount) ?? 'n/a'} % < ${snapshot.format(required, 6)} %`,
-    );
+  if (required !== null) {
+    const ceiling = ceilingFor(ctx, required);
+    if (ceiling === null || rate > ceiling) {
+      return dropped(
+        ctx,
+        trunkId,
+        EGRESS_DROP.UNPROFITABLE,
+        trace === null
+          ? ''
+          : `vendor rate ${snapshot.format(rate, table.decimals)}, margin ${marginPercent(ctx.ingressRate, rate) ?? 'n/a'} % < ${snapshot.format(required, 6)} %`,
+      );
+    }
   }
-  if (trace !== null)
-    traceKept(ctx, trunk.name, trunkId, table, k, column, exact ?? BigInt(rate), jurisdiction, qos);
+  if (trace !== null) traceKept(ctx, trunk.name, trunkId, table, k, column, rate, jurisdiction, qos);
   const candidate = POOL[pooled] ?? (POOL[pooled] = { ...BLANK });
   pooled++;
   candidate.trunk = trunk;
   candidate.table = table;
   candidate.k = k;
   candidate.rate = rate;
-  candidate.exact = exact;
   candidate.column = column;
   candidate.jurisdiction = jurisdiction;
   candidate.percentage = entry.percentage;
@@ -433,17 +414,9 @@ export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
     dnis: trunk.tech_prefix + rewriteNumber(dnis, trunk.numbers.dnis),
     ani: rewriteNumber(ani, trunk.numbers.ani),
     rate_table_id: table.rate_table_id,
-    rate: c.exact === null ? formatMicros(c.rate, table.decimals) : format(c.exact, table.decimals),
+    rate: format(c.rate, table.decimals),
     code: rates.code[k] as string,
     code_name: rates.codeName[k] ?? null,
-    profit: profitText(ctx, c, Math.max(table.decimals, ctx.ingressDecimals)),
+    profit: formatMoneyDifference(ctx.ingressRate, c.rate, Math.max(table.decimals, ctx.ingressDecimals)),
   };
-}
-
-/** Ingress rate - vendor rate, as text; both below EXACT_MICROS (the rule), their difference is exact as a number. */
-function profitText(ctx: EgressContext, c: EgressCandidate, decimals: number): string {
-  if (c.exact === null && exactMicros(ctx.ingressMicros)) {
-    return formatMicros(ctx.ingressMicros - c.rate, decimals);
-  }
-  return ctx.snapshot.format(ctx.ingressRate - (c.exact ?? BigInt(c.rate)), decimals);
 }

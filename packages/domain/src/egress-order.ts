@@ -24,13 +24,7 @@ export interface EgressCandidate {
   readonly table: SnapshotRateTable;
   /** The vendor's rate row (code deck row number, see rate-store.ts). */
   readonly k: number;
-  /**
-   * The vendor's rate in micro-units as a number (rate-store.ts `microsAt`): exact below
-   * EXACT_MICROS (money.ts); beyond, the nearest double and `exact` holds the amount.
-   */
-  readonly rate: number;
-  /** The exact rate when |rate| >= EXACT_MICROS, else null. */
-  readonly exact: Micros | null;
+  readonly rate: Micros;
   readonly column: RateColumn;
   readonly jurisdiction: Jurisdiction | null;
   readonly percentage: number;
@@ -39,12 +33,8 @@ export interface EgressCandidate {
   readonly acd: number;
 }
 
-/** Lower rate first. Doubles order amounts as their exact values do; equal doubles beyond EXACT_MICROS are told apart exactly. */
 function byRate(a: EgressCandidate, b: EgressCandidate): number {
-  if (a.rate !== b.rate) return a.rate < b.rate ? -1 : 1;
-  const x = a.exact;
-  const y = b.exact;
-  return x === null || y === null ? 0 : x < y ? -1 : x > y ? 1 : 0;
+  return a.rate < b.rate ? -1 : a.rate > b.rate ? 1 : 0;
 }
 
 const COMPARE: Readonly<Record<DynamicRule, (a: EgressCandidate, b: EgressCandidate) => number>> = {

@@ -122,6 +122,9 @@ export function roundMoney(amount: Micros, decimals: number): Micros {
 /** 2^52: below this magnitude integer division in doubles is exact (see formatSmall). */
 const EXACT_IN_DOUBLE = 4_503_599_627_370_496n;
 const MINUS_EXACT_IN_DOUBLE = -EXACT_IN_DOUBLE;
+/** Half of it: the difference of two amounts below this stays below 2^52. */
+const HALF_EXACT = EXACT_IN_DOUBLE / 2n;
+const MINUS_HALF_EXACT = -HALF_EXACT;
 const STEP_NUMBER: readonly number[] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
 const SCALE_NUMBER: readonly number[] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
 /** digitGroup(n)[v]: v written with exactly n digits (n = 1..4); built on first use. */
@@ -193,21 +196,13 @@ function formatSmall(micros: number, decimals: number): string {
   return negative && steps !== 0 ? `-${text}` : text;
 }
 
-/**
- * Amounts below this magnitude (2^51 micro-units, 2.25 billion currency units) may be handled
- * as numbers of micro-units: they are exact integers in a double, and so is the difference of
- * two of them. The routing hot path works on such numbers (rate-store.ts `microsAt`) and takes
- * the bigint for the rare amount beyond.
- */
-export const EXACT_MICROS = 2 ** 51;
-
-/** formatMoney for an amount given as a number of micro-units, |micros| < 2^52 (see EXACT_MICROS). */
-export function formatMicros(micros: number, decimals: number): string {
-  stepOf(decimals);
-  if (!(micros < 2 ** 52 && micros > -(2 ** 52)) || !Number.isInteger(micros)) {
-    throw new RangeError(`not an exact amount of micro-units: ${micros}`);
+/** formatMoney(a - b, decimals) without allocating the difference when both are small. */
+export function formatMoneyDifference(a: Micros, b: Micros, decimals: number): string {
+  if (a < HALF_EXACT && a > MINUS_HALF_EXACT && b < HALF_EXACT && b > MINUS_HALF_EXACT) {
+    stepOf(decimals);
+    return formatSmall(Number(a) - Number(b), decimals);
   }
-  return formatSmall(micros, decimals);
+  return formatMoney(a - b, decimals);
 }
 
 export function addMoney(a: Micros, b: Micros): Micros {

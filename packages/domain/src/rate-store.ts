@@ -11,13 +11,6 @@
  * Money columns are BigInt64Array in micro-units (reading one yields a bigint); a missing rate
  * (no IJ rate, say) is stored as the smallest int64, which no real rate can be. Rows are
  * materialised as RateRow objects only on demand (traces, tools, CDR rating).
- *
- * The routing hot path reads rates as numbers instead (`microsAt`): each bigint read allocates,
- * and a call reads eleven rates and compares and formats them some fifty times. Each money
- * column has an Int32Array view of its two words per row, from which the amount is put
- * together as a double without a bigint: exact while its magnitude is below 2^53, and below
- * EXACT_MICROS (2^51) the engine treats it as exact (money.ts); above it the nearest double,
- * which still orders amounts correctly, and callers take the exact bigint from `rateAt`.
  */
 import type { DeckRows } from './code-deck';
 import type { JurisdictionalRates, RateColumn } from './jurisdiction';
@@ -44,19 +37,6 @@ export interface RateRow extends PrefixRow, JurisdictionalRates {
 
 const NONE = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-/** Word order of an int64 in the Int32Array views: low word first on little-endian machines. */
-const LOW = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
-const HIGH = 1 - LOW;
-/** The high word of the missing-rate marker (its low word is 0). */
-const NONE_HIGH = -2147483648;
-const TWO_32 = 4294967296;
-
-/** Indexes of the money columns in `columns` and `words`. */
-const RATE = 0;
-const INTRA = 1;
-const INTER = 2;
-const IJ = 3;
-const LOCAL = 4;
 
 export class RateStore {
   readonly code: string[];
@@ -75,10 +55,6 @@ export class RateStore {
   readonly effective: Float64Array;
   readonly end: Float64Array;
 
-  /** The rate columns by index (RATE .. LOCAL) and their Int32Array views. */
-  private readonly columns: readonly BigInt64Array[];
-  private readonly words: readonly Int32Array[];
-
   constructor(readonly size: number) {
     this.code = new Array<string>(size);
     this.codeName = new Array<string | null>(size);
@@ -88,8 +64,6 @@ export class RateStore {
     this.inter = new BigInt64Array(size);
     this.ij = new BigInt64Array(size);
     this.local = new BigInt64Array(size);
-    this.columns = [this.rate, this.intra, this.inter, this.ij, this.local];
-    this.words = this.columns.map((c) => new Int32Array(c.buffer, c.byteOffset, c.length * 2));
     this.setupFee = new BigInt64Array(size);
     this.minTime = new Int32Array(size);
     this.interval = new Int32Array(size);
@@ -181,40 +155,22 @@ export class RateStore {
     };
   }
 
-  /** Whether money column `c` has no amount in row k (read from its words: no bigint). */
-  private missing(c: number, k: number): boolean {
-    const words = this.words[c] as Int32Array;
-    return words[2 * k + HIGH] === NONE_HIGH && words[2 * k + LOW] === 0;
-  }
-
-  /** The money column holding row k's rate for `column`, after the fallbacks of jurisdiction.ts. */
-  private source(k: number, column: RateColumn): number {
-    switch (column) {
-      case 'rate':
-        return RATE;
-      case 'intra_rate':
-        return this.missing(INTRA, k) ? RATE : INTRA;
-      case 'inter_rate':
-        return this.missing(INTER, k) ? RATE : INTER;
-      case 'ij_rate':
-        return this.missing(IJ, k) ? RATE : IJ;
-      case 'local_rate':
-        return !this.missing(LOCAL, k) ? LOCAL : this.missing(INTRA, k) ? RATE : INTRA;
-    }
-  }
-
   /** The per-minute rate of row k in a column, with the fallbacks of jurisdiction.ts. */
   rateAt(k: number, column: RateColumn): Micros {
-    return (this.columns[this.source(k, column)] as BigInt64Array)[k] as bigint;
-  }
-
-  /**
-   * `rateAt` as a number of micro-units, allocating nothing: exact below 2^53 in magnitude (the
-   * engine relies on it below EXACT_MICROS), else the nearest double.
-   */
-  microsAt(k: number, column: RateColumn): number {
-    const words = this.words[this.source(k, column)] as Int32Array;
-    return (words[2 * k + HIGH] as number) * TWO_32 + ((words[2 * k + LOW] as number) >>> 0);
+    switch (column) {
+      case 'rate':
+        return this.rate[k] as bigint;
+      case 'intra_rate':
+        return orElse(this.intra[k] as bigint, this.rate, k);
+      case 'inter_rate':
+        return orElse(this.inter[k] as bigint, this.rate, k);
+      case 'ij_rate':
+        return orElse(this.ij[k] as bigint, this.rate, k);
+      case 'local_rate': {
+        const local = this.local[k] as bigint;
+        return local !== NONE ? local : orElse(this.intra[k] as bigint, this.rate, k);
+      }
+    }
   }
 
   /** Row k as an object (for traces, tools and rating, not for the routing hot path). */
@@ -239,4 +195,8 @@ export class RateStore {
       end_date: Number.isNaN(end) ? null : end,
     };
   }
+}
+
+function orElse(value: bigint, fallback: BigInt64Array, k: number): bigint {
+  return value !== NONE ? value : (fallback[k] as bigint);
 }

@@ -34,7 +34,6 @@ import { rewriteNumber, stripTechPrefix } from './digits';
 import { DeckPath } from './code-deck';
 import {
   coversCall,
-  exactMicros,
   jurisdictionFor,
   newJurisdictionMemo,
   rateRowFor,
@@ -43,7 +42,6 @@ import {
 } from './egress-candidates';
 import type { EgressContext } from './egress-candidates';
 import { findIngress } from './ingress-match';
-import { formatMicros } from './money';
 import type { IngressMatch } from './ingress-match';
 import { rateColumnFor } from './jurisdiction';
 import type { Jurisdiction } from './jurisdiction';
@@ -308,7 +306,6 @@ export function decide(
     dnis,
     lrn,
     ingressRate: 0n,
-    ingressMicros: 0,
     ingressDecimals: table.decimals,
     customerMinMargin: trunk.min_profitability ?? carrier.min_profitability,
     jurisdictions: newJurisdictionMemo(),
@@ -316,7 +313,6 @@ export function decide(
     lrnPath: null,
     ceilingFor: null,
     ceiling: null,
-    ceilingMicros: Number.NaN,
   };
   const k = rateRowFor(ctx, table, byLrn);
   if (k < 0) {
@@ -337,14 +333,10 @@ export function decide(
   const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
   const rates = snapshot.rates;
   const ingressRate = rates.rateAt(k, column);
-  const ingressMicros = rates.microsAt(k, column);
   ctx.ingressRate = ingressRate;
-  ctx.ingressMicros = ingressMicros;
   const ingress = ingressLeg(
     match,
-    exactMicros(ingressMicros)
-      ? formatMicros(ingressMicros, table.decimals)
-      : snapshot.format(ingressRate, table.decimals),
+    snapshot.format(ingressRate, table.decimals),
     rates.code[k] as string,
     rates.codeName[k] ?? null,
     jurisdiction,

@@ -1,10 +1,6 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RateColumn } from '../src/jurisdiction';
 import { RateStore } from '../src/rate-store';
 import type { RateRow } from '../src/rate-store';
-
-const RATE_COLUMNS: RateColumn[] = ['rate', 'intra_rate', 'inter_rate', 'ij_rate', 'local_rate'];
 
 const base: RateRow = {
   code: '1201',
@@ -61,34 +57,5 @@ describe('RateStore', () => {
     expect(RateStore.fits(2n ** 63n)).toBe(false);
     expect(RateStore.fits(-(2n ** 63n))).toBe(false); // the missing-rate marker
     expect(RateStore.fits(-(2n ** 63n) + 1n)).toBe(true);
-  });
-
-  it('reads every amount as a number equal to the bigint below 2^53, and as the nearest double beyond', () => {
-    const amount = fc.oneof(
-      fc.bigInt({ min: 0n, max: 10n ** 9n }),
-      fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n }),
-      fc.bigInt({ min: -(2n ** 63n) + 1n, max: 2n ** 63n - 1n }),
-    );
-    const optional = fc.option(amount, { nil: null });
-    fc.assert(
-      fc.property(amount, optional, optional, optional, optional, (rate, intra, inter, ij, local) => {
-        const one = new RateStore(3);
-        one.write(1, {
-          ...base,
-          rate,
-          intra_rate: intra,
-          inter_rate: inter,
-          ij_rate: ij,
-          local_rate: local,
-        });
-        for (const column of RATE_COLUMNS) {
-          const exact = one.rateAt(1, column);
-          const micros = one.microsAt(1, column);
-          expect(micros).toBe(Number(exact));
-          if (exact < 2n ** 53n && exact > -(2n ** 53n)) expect(BigInt(micros)).toBe(exact);
-        }
-      }),
-      { numRuns: 500 },
-    );
   });
 });

@@ -526,7 +526,7 @@ describe('trace', () => {
   });
 });
 
-describe('amounts beyond the exact range of numbers (EXACT_MICROS)', () => {
+describe('amounts near 10^12 per minute (beyond the exact integers of a double)', () => {
   // Rates near 10^12 per minute (the database allows 12 integer digits): 10^18 micro-units, where
   // doubles are 128 micro-units apart, so the engine must order, check and format them exactly.
   const huge = (minimum?: string) =>
