@@ -20,7 +20,7 @@
  * for both "does this code have rows" and "where next". Entries (one per table having the
  * code, sorted by table slot) give the table in `entryTable` and a slice of rows
  * `rowStart[entry] .. rowStart[entry + 1]` (latest effective date first) with their windows in
- * `windows` (start and end of row k at 2k and 2k + 1: one cache line serves both).
+ * `starts` / `ends`.
  */
 import { PrefixCodeError } from './prefix-index';
 import type { PrefixRow } from './prefix-index';
@@ -65,7 +65,8 @@ export class CodeDeck {
     private readonly nodes: Int32Array,
     private readonly entryTable: Int32Array,
     private readonly rowStart: Int32Array,
-    private readonly windows: Float64Array,
+    private readonly starts: Float64Array,
+    private readonly ends: Float64Array,
     /** Rows over all tables. */
     readonly rowCount: number,
     /** Distinct codes over all tables. */
@@ -178,7 +179,8 @@ export class CodeDeck {
     rowStartAll[entries] = total;
     const rowStart = rowStartAll.slice(0, entries + 1);
 
-    const windows = new Float64Array(total * 2);
+    const starts = new Float64Array(total);
+    const ends = new Float64Array(total);
     let visited = 0;
     for (let e = 0; e < entries; e++) {
       const from = rowStart[e] as number;
@@ -195,15 +197,16 @@ export class CodeDeck {
         const table = tables[t] as DeckRows;
         const i = row - (first[t] as number);
         visit(t, i, k);
-        windows[2 * k] = table.start(i);
-        windows[2 * k + 1] = table.end(i);
+        starts[k] = table.start(i);
+        ends[k] = table.end(i);
       }
     }
     return new CodeDeck(
       nodes.slice(0, nodeCount * NODE),
       entryTableAll.slice(0, entries),
       rowStart,
-      windows,
+      starts,
+      ends,
       total,
       codeCount,
     );
@@ -243,7 +246,7 @@ export class CodeDeck {
    * Deepest node first; a node whose rows of this table are all out of date is skipped.
    */
   find(table: number, path: DeckPath, atMs: number): number {
-    const { nodes, entryTable, rowStart, windows } = this;
+    const { nodes, entryTable, rowStart, starts, ends } = this;
     for (let d = path.count - 1; d >= 0; d--) {
       const base = (path.nodes[d] as number) * NODE;
       const first = nodes[base] as number;
@@ -254,7 +257,7 @@ export class CodeDeck {
       while (e >= first && (entryTable[e] as number) > table) e--;
       if (e < first || entryTable[e] !== table) continue;
       for (let k = rowStart[e] as number, to = rowStart[e + 1] as number; k < to; k++) {
-        if ((windows[2 * k] as number) <= atMs && atMs < (windows[2 * k + 1] as number)) return k;
+        if ((starts[k] as number) <= atMs && atMs < (ends[k] as number)) return k;
       }
     }
     return -1;
