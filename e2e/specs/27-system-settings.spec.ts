@@ -83,3 +83,24 @@ test('a role that may read but not write the page sees it read-only', async ({ p
   await expect(page.getByTestId('sys-save')).toHaveCount(0);
   await expect(page.getByTestId('sys-default_ring_timeout_s')).toBeDisabled();
 });
+
+test('a session reload that fails on the way (network) keeps the admin signed in', async ({ page }) => {
+  await enterAsAdmin(page, PAGE);
+  const ring = page.getByTestId('sys-default_ring_timeout_s');
+  await expect(ring).toBeVisible();
+  // The save succeeds; the session reload after it loses its request (as when the page is left).
+  await page.route(/\/api\/user(\?|$)/, (route) => route.abort());
+  await ring.fill('50');
+  await page.getByTestId('sys-save').click();
+  await expect
+    .poll(
+      async () =>
+        (await call(api.config.getSystemSettings, { token: await adminToken() })).default_ring_timeout_s,
+    )
+    .toBe(50);
+  await page.waitForTimeout(500);
+  await page.unroute(/\/api\/user(\?|$)/);
+  await expect(page).toHaveURL(new RegExp(`#${PAGE}$`));
+  await expect(page.getByRole('heading', { name: 'System Setting' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBeNull();
+});

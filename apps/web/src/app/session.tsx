@@ -1,6 +1,15 @@
 import { api, type RoleDetail, type SessionUser, type Submenu, type SystemConfig } from '@tandem/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { call } from '../api/client';
 import { setLanguage } from '../i18n';
 import { clearSession, getToken, KEYS, setToken, store } from '../lib/storage';
@@ -83,6 +92,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null>(null);
   const [hasUser, setHasUser] = useState<boolean | null>(store.get(KEYS.hasUser) === 'true' ? true : null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** The session shown now, for reload's error path (reload itself never changes identity). */
+  const current = useRef<Session | null>(null);
+  current.current = session;
 
   const reload = useCallback(async () => {
     if (!getToken()) {
@@ -93,6 +105,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setSession(await loadSession());
       setStatus('signedIn');
     } catch {
+      // A refused token signs the user out in the API client (its 401 handling). Any other failure
+      // of a reload (network, server error, a request cut off by leaving the page) keeps a session
+      // already shown; only a first load that fails falls back to signing in again.
+      if (current.current !== null && getToken()) return;
       clearSession();
       setSession(null);
       setStatus('anonymous');
