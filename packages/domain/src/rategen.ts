@@ -27,6 +27,7 @@ import type { JurisdictionalRates, RateColumn, RateTableType } from './jurisdict
 import { MICROS_PER_UNIT, divideRoundHalfUp, roundMoney, toMicros } from './money';
 import type { Micros, MoneyInput } from './money';
 import { PrefixIndex } from './prefix-index';
+import type { RateRowConfig } from './config';
 
 export const LCR_BASES = ['lcr1', 'lcr2', 'lcr3', 'average'] as const;
 export type LcrBasis = (typeof LCR_BASES)[number];
@@ -52,19 +53,8 @@ export interface RateGenRule {
   readonly margins: readonly MarginRange[];
 }
 
-/** A vendor rate row (money as micro-units or decimal text, dates as epoch ms). */
-export interface VendorRate {
-  readonly code: string;
-  readonly code_name?: string | null;
-  readonly country?: string | null;
-  readonly rate: MoneyInput;
-  readonly intra_rate?: MoneyInput | null;
-  readonly inter_rate?: MoneyInput | null;
-  readonly ij_rate?: MoneyInput | null;
-  readonly local_rate?: MoneyInput | null;
-  readonly effective_date?: number | null;
-  readonly end_date?: number | null;
-}
+/** A vendor rate row: the engine's rate row config without the billing increments (rate generation prices by rate only). */
+export type VendorRate = Omit<RateRowConfig, 'min_time' | 'interval' | 'grace_time' | 'setup_fee'>;
 
 export interface RateGenVendor {
   /** The egress trunk. */

@@ -18,7 +18,9 @@ import {
   switchKey,
   termination,
   type Fixture,
-  type RouteAnswer,
+  customerCall,
+  rebuildAfter,
+  switchRoute,
 } from './routing-fixtures';
 
 type MapRow = z.output<typeof api.routingExtras.digitalMapRow>;
@@ -44,8 +46,7 @@ afterAll(() => h.close());
 
 /** Waits for the rebuild the last write scheduled. */
 async function rebuilt() {
-  h.built.services.configChanged.notify();
-  version = (await settled(h, admin, version)).version;
+  version = await rebuildAfter(h, admin, version);
 }
 
 const post = <T = { object_id: number }>(url: string, body: unknown, token = admin) =>
@@ -53,10 +54,8 @@ const post = <T = { object_id: number }>(url: string, body: unknown, token = adm
 const patch = (url: string, body: unknown, token = admin) => h.call('PATCH', `/api${url}`, { token, body });
 const get = <T>(url: string, token = admin) => h.call<T>('GET', `/api${url}`, { token });
 const del = (url: string, token = admin) => h.call('DELETE', `/api${url}`, { token });
-const route = (body: Record<string, unknown>) =>
-  h.call<RouteAnswer>('POST', '/api/switch/route', { body, headers: { 'x-switch-key': key } });
-const call = (dnis: string, extra: Record<string, unknown> = {}) =>
-  route({ source_ip: '198.51.100.7', source_port: 5060, ani: '15550001111', dnis, ...extra });
+const route = (body: Record<string, unknown>) => switchRoute(h, body, key);
+const call = (dnis: string, extra: Record<string, unknown> = {}) => route(customerCall(dnis, extra));
 /** A duplicate: 160 '{0} [{1}] already exists', naming the field. */
 function conflict(r: Parameters<typeof fails>[0], field: string, message: string | RegExp) {
   const body = fails(r, 160, message);

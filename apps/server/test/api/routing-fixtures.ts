@@ -176,3 +176,25 @@ export async function switchKey(h: Harness, token: string, name = 'proxy'): Prom
     }),
   ).key;
 }
+
+/** A route request from the fixture customer's host (198.51.100.7) and ANI to `dnis`. */
+export const customerCall = (dnis: string, extra: Record<string, unknown> = {}) => ({
+  source_ip: '198.51.100.7',
+  source_port: 5060,
+  ani: '15550001111',
+  dnis,
+  ...extra,
+});
+
+/** POST /api/switch/route with a switch key (null: none). */
+export const switchRoute = (h: Harness, body: Record<string, unknown>, key: string | null) =>
+  h.call<RouteAnswer>('POST', '/api/switch/route', {
+    body,
+    headers: key === null ? {} : { 'x-switch-key': key },
+  });
+
+/** Signals a configuration change and waits for a snapshot newer than `version`; its version. */
+export async function rebuildAfter(h: Harness, token: string, version = -1): Promise<number> {
+  h.built.services.configChanged.notify();
+  return (await settled(h, token, version)).version;
+}

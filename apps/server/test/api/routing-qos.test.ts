@@ -10,7 +10,8 @@ import {
   termination,
   type EngineStatus,
   type Fixture,
-  type RouteAnswer,
+  customerCall,
+  switchRoute,
 } from './routing-fixtures';
 
 let h: Harness;
@@ -61,12 +62,7 @@ const report = (body: unknown, k: string | null = key, lang?: string) =>
   });
 /** The egress order of a UK call (vendor B is the cheaper one). */
 const order = async () =>
-  ok(
-    await h.call<RouteAnswer>('POST', '/api/switch/route', {
-      body: { source_ip: '198.51.100.7', ani: '15550001111', dnis: '447700900123' },
-      headers: { 'x-switch-key': key },
-    }),
-  ).routes.map((r) => r.trunk_id);
+  ok(await switchRoute(h, customerCall('447700900123'), key)).routes.map((r) => r.trunk_id);
 const pool = async (id = routeId) =>
   ok(
     await h.call<{ items: DynamicTrunkRow[] }>('GET', `/api/routing/dynamic_routing/${id}/trunks`, {

@@ -6,7 +6,9 @@ import {
   switchKey,
   termination,
   type Fixture,
-  type RouteAnswer,
+  customerCall,
+  rebuildAfter,
+  switchRoute,
 } from './routing-fixtures';
 
 let h: Harness;
@@ -26,17 +28,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 async function rebuild() {
-  h.built.services.configChanged.notify();
-  version = (await settled(h, admin, version)).version;
+  version = await rebuildAfter(h, admin, version);
 }
 
-const route = (body: Record<string, unknown>, k: string | null = key) =>
-  h.call<RouteAnswer>('POST', '/api/switch/route', {
-    body,
-    headers: k === null ? {} : { 'x-switch-key': k },
-  });
-const call = (dnis: string, extra: Record<string, unknown> = {}) =>
-  route({ source_ip: '198.51.100.7', source_port: 5060, ani: '15550001111', dnis, ...extra });
+const route = (body: Record<string, unknown>, k: string | null = key) => switchRoute(h, body, k);
+const call = (dnis: string, extra: Record<string, unknown> = {}) => route(customerCall(dnis, extra));
 
 describe('POST /api/switch/route', () => {
   it('routes a call: ingress leg with its rate, vendors cheapest first with rate and profit', async () => {

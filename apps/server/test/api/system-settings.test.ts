@@ -21,7 +21,9 @@ import {
   settled,
   switchKey,
   termination,
-  type RouteAnswer,
+  customerCall,
+  rebuildAfter,
+  switchRoute,
 } from './routing-fixtures';
 
 /**
@@ -265,17 +267,11 @@ describe('the default US IJ rule in the routing engine', () => {
       .execute();
     await db.updateTable('trunks').set({ rate_table_id: us }).where('trunk_id', '=', f.ingress).execute();
     await lcrOverVendors(h, f);
-    h.built.services.configChanged.notify();
-    let version = (await settled(h, admin)).version;
+    let version = await rebuildAfter(h, admin);
 
     // The ANI's exchange (000) is no valid NANP NXX: the call's jurisdiction cannot be told.
     const price = async () => {
-      const a = ok(
-        await h.call<RouteAnswer>('POST', '/api/switch/route', {
-          body: { source_ip: '198.51.100.7', source_port: 5060, ani: '15550001111', dnis: '12125550100' },
-          headers: { 'x-switch-key': key },
-        }),
-      );
+      const a = ok(await switchRoute(h, customerCall('12125550100'), key));
       expect(a.result).toBe('route');
       expect(a.ingress).toMatchObject({ rate_table_id: us, code: '1', jurisdiction: 'indeterminate' });
       return a.ingress!.rate;

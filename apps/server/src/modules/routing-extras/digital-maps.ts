@@ -214,17 +214,6 @@ export async function digitalMapOfTrunk(db: Db, trunkId: number): Promise<number
   return r?.digital_map_id ?? null;
 }
 
-/** Refuses a digital map that does not exist, naming the field (locks it against a concurrent delete). */
-export async function checkDigitalMap(db: Db, mapId: number, field: string): Promise<void> {
-  const m = await db
-    .selectFrom('digital_maps')
-    .select('digital_map_id')
-    .where('digital_map_id', '=', mapId)
-    .forShare()
-    .executeTakeFirst();
-  if (!m) throw invalidField(field, 'invalidValue', [field]);
-}
-
 /**
  * Sets the digital map a trunk uses (null: none), from the trunk's side (the trunk edit's digit
  * manipulation tab). The trunk is the key of digital_map_trunks, so a trunk uses at most one map

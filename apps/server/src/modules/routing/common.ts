@@ -34,22 +34,34 @@ export async function countWhere(
   return Number(r.n);
 }
 
-/** Refuses a reference to a row that does not exist, naming the field. */
+/**
+ * Refuses a reference to a row that does not exist, naming the field (`label` in the message, the
+ * field by default). The row is locked against a concurrent delete until the writing transaction ends.
+ */
 export async function mustExist(
   db: Db,
-  table: 'static_routes' | 'dynamic_routes' | 'time_profiles' | 'routing_plans',
+  table:
+    | 'static_routes'
+    | 'dynamic_routes'
+    | 'time_profiles'
+    | 'routing_plans'
+    | 'rate_tables'
+    | 'products'
+    | 'digital_maps',
   column: string,
   id: number | null | undefined,
   field: string,
   key: 'routeNotDefined' | 'invalidValue' = 'invalidValue',
+  label = field,
 ): Promise<void> {
   if (id == null) return;
   const row = await db
     .selectFrom(table)
     .select(sql.ref(column).as('id'))
     .where(sql.ref(column), '=', id)
+    .forShare()
     .executeTakeFirst();
-  if (!row) throw invalidField(field, key, [field]);
+  if (!row) throw invalidField(field, key, [label]);
 }
 
 /** The egress trunks among `ids` that exist: refuses an unknown trunk or one that is not egress. */

@@ -29,7 +29,8 @@ interface DbRate extends RateRowConfig {
   readonly rate_table_id: number;
 }
 
-type Problem = { code: string; field: string; message: string };
+/** A row that failed its checks, as the build is told of it. */
+type Problem = NonNullable<RateRowColumns['invalid']>;
 
 /** One table's rows: rows 0 .. count-1 of `store`, with their rate ids. */
 class TableRows {

@@ -5,7 +5,8 @@ import { likeContains } from '../../db/paging';
 import { serializeRow, type CrudTable } from '../../http/crud';
 import { invalidField, ruleBroken } from '../../http/errors';
 import type { Services } from '../../services';
-import { checkDigitalMap, digitalMapOfTrunk, setTrunkDigitalMap } from '../routing-extras/digital-maps';
+import { digitalMapOfTrunk, setTrunkDigitalMap } from '../routing-extras/digital-maps';
+import { mustExist } from '../routing/common';
 import { checkIngressHostsFree, writeHosts } from './hosts';
 
 type Row = Record<string, unknown>;
@@ -95,37 +96,33 @@ export function trunkColumns(body: Row, before: Row | null): Row {
   return out;
 }
 
-const exists = async (
-  db: Db,
-  table: 'rate_tables' | 'routing_plans' | 'products' | 'carriers',
-  col: string,
-  id: number,
-) =>
-  Boolean(
-    await db.selectFrom(table).select(sql.ref(col).as('x')).where(sql.ref(col), '=', id).executeTakeFirst(),
-  );
-
+/** Refuses references to rate tables, routing plans, products and digital maps that do not exist. */
 async function checkReferences(db: Db, body: Row): Promise<void> {
-  if (
-    body.rate_table_id != null &&
-    !(await exists(db, 'rate_tables', 'rate_table_id', body.rate_table_id as number))
-  )
-    throw invalidField('rate_table_id', 'invalidValue', ['rate_table_id']);
-  if (
-    body.routing_plan_id != null &&
-    !(await exists(db, 'routing_plans', 'route_plan_id', body.routing_plan_id as number))
-  )
-    throw invalidField('routing_plan_id', 'invalidValue', ['routing_plan_id']);
+  const id = (v: unknown) => v as number | null | undefined;
+  await mustExist(db, 'rate_tables', 'rate_table_id', id(body.rate_table_id), 'rate_table_id');
+  await mustExist(db, 'routing_plans', 'route_plan_id', id(body.routing_plan_id), 'routing_plan_id');
+  await mustExist(db, 'digital_maps', 'digital_map_id', id(body.digital_map_id), 'digital_map_id');
   for (const [i, r] of ((body.routing_rows as RoutingRow[] | undefined) ?? []).entries()) {
-    if (r.product_id !== null && !(await exists(db, 'products', 'id', r.product_id)))
-      throw invalidField(`routing_rows.${i}.product_id`, 'invalidValue', ['product_id']);
-    if (r.rate_table_id !== null && !(await exists(db, 'rate_tables', 'rate_table_id', r.rate_table_id)))
-      throw invalidField(`routing_rows.${i}.rate_table_id`, 'invalidValue', ['rate_table_id']);
-    if (
-      r.routing_plan_id !== null &&
-      !(await exists(db, 'routing_plans', 'route_plan_id', r.routing_plan_id))
-    )
-      throw invalidField(`routing_rows.${i}.routing_plan_id`, 'invalidValue', ['routing_plan_id']);
+    const at = `routing_rows.${i}`;
+    await mustExist(db, 'products', 'id', r.product_id, `${at}.product_id`, 'invalidValue', 'product_id');
+    await mustExist(
+      db,
+      'rate_tables',
+      'rate_table_id',
+      r.rate_table_id,
+      `${at}.rate_table_id`,
+      'invalidValue',
+      'rate_table_id',
+    );
+    await mustExist(
+      db,
+      'routing_plans',
+      'route_plan_id',
+      r.routing_plan_id,
+      `${at}.routing_plan_id`,
+      'invalidValue',
+      'routing_plan_id',
+    );
   }
 }
 
@@ -166,7 +163,6 @@ export async function validateTrunk(
     throw invalidField('hosts', 'required', ['hosts']);
   if (hosts && merged.direction === 'ingress')
     await checkIngressHostsFree(db, hosts, (before?.trunk_id as number | undefined) ?? null);
-  if (body.digital_map_id != null) await checkDigitalMap(db, body.digital_map_id as number, 'digital_map_id');
   // The map is not a column of trunks: the modification log's "before" gets it here.
   if (before && body.digital_map_id !== undefined)
     before.digital_map_id = await digitalMapOfTrunk(db, before.trunk_id as number);
