@@ -15,8 +15,9 @@
  * Rates are given per second of CPU time of this process (one core; other load on the machine
  * slows the wall clock but not this figure much) and per second of wall time. Baseline measured
  * in the same run: a Map.get loop over the same dialled numbers, so the ratio decisions/baseline
- * can be compared across machines. Build times: medians, wall clock and CPU. Prints one JSON
- * document.
+ * can be compared across machines; and a pointer chase through 64 MB (one cache miss per step),
+ * the memory latency the big deck's lookups wait on. Build times: medians, wall clock and CPU.
+ * Prints one JSON document.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -333,6 +334,9 @@ interface ScenarioResult {
   baseline_map_get_per_sec: Rate;
   /** decisions / baseline, on CPU time: the figure to compare across machines. */
   ratio_to_baseline: number;
+  /** Dependent random reads over 64 MB: the machine's memory latency, which bounds the big decks' lookups. */
+  baseline_memory_chase_per_sec: Rate;
+  ratio_to_memory_chase: number;
   meets_200k: boolean;
 }
 
@@ -389,6 +393,8 @@ function measure(makeConfig: () => EngineConfig, calls: CallAttempt[]): Scenario
   const lookup = (i: number) => map.get(numbers[i % n] as string) ?? 0;
   opsPerSecond(ops, lookup, 1);
   const baseline = opsPerSecond(ops, lookup, rounds);
+  opsPerSecond(ops, chaseStep, 1);
+  const chase = opsPerSecond(ops * 4, chaseStep, rounds);
 
   return {
     codes_per_table: codesPerTable,
@@ -401,8 +407,35 @@ function measure(makeConfig: () => EngineConfig, calls: CallAttempt[]): Scenario
     decisions_per_sec_with_trace: traced,
     baseline_map_get_per_sec: baseline,
     ratio_to_baseline: Math.round((decisions.cpu / baseline.cpu) * 10_000) / 10_000,
+    baseline_memory_chase_per_sec: chase,
+    ratio_to_memory_chase: Math.round((decisions.cpu / chase.cpu) * 100_000) / 100_000,
     meets_200k: decisions.cpu >= 200_000,
   };
+}
+
+/**
+ * Second baseline: one step of a pointer chase through a random cycle over 16 M ints (64 MB,
+ * far beyond the caches), so each step is one dependent cache miss. The Map.get baseline moves
+ * with the heap and the CPU; this one with the machine's memory latency, which is what the
+ * 700,000-code deck's trie walk and rate lookups wait on. Built once (Sattolo's shuffle, seeded).
+ */
+const CHASE = (() => {
+  const size = 1 << 24;
+  const next = new Int32Array(size);
+  for (let i = 0; i < size; i++) next[i] = i;
+  const random = seeded(5);
+  for (let i = size - 1; i > 0; i--) {
+    const j = Math.floor(random() * i);
+    const t = next[i] as number;
+    next[i] = next[j] as number;
+    next[j] = t;
+  }
+  return next;
+})();
+let chaseAt = 0;
+function chaseStep(): number {
+  chaseAt = CHASE[chaseAt] as number;
+  return chaseAt & 1;
 }
 
 interface BuildTime {

@@ -272,6 +272,18 @@ test('the QoS counters the switch reports show as ASR, ACD and attempts on the r
   const vendorTrunk = (
     await call(api.trunks.trunk.list, { token, query: { name: names.vendorTrunk, page: 0, per_page: 10 } })
   ).items[0]!;
+  const route = (
+    await call(api.routing.dynamicRoute.list, {
+      token,
+      query: { name: names.dynamicRoute, page: 0, per_page: 10, order_dir: 'asc' },
+    })
+  ).items[0]!;
+  // Before any sample the page says what the ordering uses: nothing measured, counted as zero.
+  await enterAsAdmin(page, `/routing/dynamic_routing/${route.dynamic_route_id}/qos_parameters`);
+  await expect(
+    page.getByTestId('qos-table').locator('tbody tr').filter({ hasText: names.vendorTrunk }),
+  ).toContainText('no sample yet: counts as ASR 0 %, ACD 0 s');
+
   const res = await fetch(new URL('/api/switch/qos', baseUrl()), {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-switch-key': key },
@@ -283,14 +295,8 @@ test('the QoS counters the switch reports show as ASR, ACD and attempts on the r
     }),
   });
   expect(((await res.json()) as { success: boolean }).success).toBe(true);
-  const route = (
-    await call(api.routing.dynamicRoute.list, {
-      token,
-      query: { name: names.dynamicRoute, page: 0, per_page: 10, order_dir: 'asc' },
-    })
-  ).items[0]!;
 
-  await enterAsAdmin(page, `/routing/dynamic_routing/${route.dynamic_route_id}/qos_parameters`);
+  await page.reload();
   const rows = page.getByTestId('qos-table').locator('tbody tr');
   const vendorRow = rows.filter({ hasText: names.vendorTrunk });
   await expect(vendorRow).toContainText('80.00');
@@ -300,4 +306,6 @@ test('the QoS counters the switch reports show as ASR, ACD and attempts on the r
   await expect(secondRow).toContainText('25.00');
   await expect(secondRow).toContainText('30.00');
   await expect(secondRow).not.toContainText('not measured yet');
+  await expect(vendorRow).toContainText('measured');
+  await expect(vendorRow).not.toContainText('no sample yet');
 });

@@ -109,12 +109,11 @@ const NO_QOS: QosFigures = { asr: 0, acd: 0 };
 
 /**
  * Candidates live only inside one decide() call (they become EgressRoute objects before it
- * returns), and JavaScript runs one decide() at a time per thread: so the candidate list and
- * its objects are reused from call to call instead of allocated ten at a time.
+ * returns), and JavaScript runs one decide() at a time per thread: so the candidate objects
+ * are reused from call to call instead of allocated ten at a time.
  */
 type PooledCandidate = { -readonly [K in keyof EgressCandidate]: EgressCandidate[K] };
 const POOL: PooledCandidate[] = [];
-const KEPT: EgressCandidate[] = [];
 let pooled = 0;
 const BLANK: PooledCandidate = {
   trunk: null as unknown as EgressCandidate['trunk'],
@@ -142,13 +141,13 @@ export function rateRowFor(ctx: EgressContext, table: SnapshotRateTable, byLrn: 
 
 /**
  * The checked, ordered egress candidates of a plan row; null when the row's route is unknown
- * or has no item for the number at this time. The list and its objects are reused by the next
+ * or has no item for the number at this time. The candidate objects are reused by the next
  * call: use them before calling again.
  */
 export function routeCandidates(ctx: EgressContext, planRow: SnapshotPlanRow): EgressCandidate[] | null {
   const { state, trace } = ctx;
-  const kept = KEPT;
-  kept.length = 0;
+  // A new list each call: resetting a shared one (length = 0) costs a runtime call, more than a small array.
+  const kept: EgressCandidate[] = [];
   pooled = 0;
 
   if (planRow.route_type === 'static') {
@@ -188,7 +187,7 @@ export function routeCandidates(ctx: EgressContext, planRow: SnapshotPlanRow): E
     for (let i = 0; i < list.length; i++) {
       const position = (start + i) % list.length;
       const entry = list[position]!;
-      if (listedBefore(list, position, start)) {
+      if (entry.repeated && listedBefore(list, position, start)) {
         dropped(ctx, entry.trunk_id, EGRESS_DROP.DUPLICATE, '');
         continue;
       }
@@ -218,7 +217,7 @@ export function routeCandidates(ctx: EgressContext, planRow: SnapshotPlanRow): E
   const pool = route.trunks;
   for (let i = 0; i < pool.length; i++) {
     const entry = pool[i]!;
-    if (listedBefore(pool, i, 0)) {
+    if (entry.repeated && listedBefore(pool, i, 0)) {
       dropped(ctx, entry.trunk_id, EGRESS_DROP.DUPLICATE, '');
       continue;
     }

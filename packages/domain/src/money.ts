@@ -120,11 +120,11 @@ export function roundMoney(amount: Micros, decimals: number): Micros {
 }
 
 /** 2^52: below this magnitude integer division in doubles is exact (see formatSmall). */
-const EXACT_IN_DOUBLE = 4_503_599_627_370_496n;
-const MINUS_EXACT_IN_DOUBLE = -EXACT_IN_DOUBLE;
+const EXACT_DOUBLE = 4_503_599_627_370_496;
 /** Half of it: the difference of two amounts below this stays below 2^52. */
-const HALF_EXACT = EXACT_IN_DOUBLE / 2n;
-const MINUS_HALF_EXACT = -HALF_EXACT;
+const HALF_EXACT_DOUBLE = EXACT_DOUBLE / 2;
+/** Below this magnitude formatSmall works in 32-bit integers (the usual rate or margin: under 1,000 a minute). */
+const INT32_SAFE = 1_000_000_000;
 const STEP_NUMBER: readonly number[] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
 const SCALE_NUMBER: readonly number[] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
 /** digitGroup(n)[v]: v written with exactly n digits (n = 1..4); built on first use. */
@@ -145,8 +145,9 @@ function zeroPoint(n: number): readonly string[] {
  */
 export function formatMoney(amount: Micros, decimals: number = MONEY_SCALE): string {
   const step = stepOf(decimals);
-  if (amount < EXACT_IN_DOUBLE && amount > MINUS_EXACT_IN_DOUBLE)
-    return formatSmall(Number(amount), decimals);
+  // Number() rounds monotonically, so a double inside +-2^52 means the amount is (and is exact).
+  const near = Number(amount);
+  if (near < EXACT_DOUBLE && near > -EXACT_DOUBLE) return formatSmall(near, decimals);
   const steps = step === 1n ? amount : divideRoundHalfUp(amount, step);
   const negative = steps < 0n;
   let digits = (negative ? -steps : steps).toString();
@@ -169,15 +170,27 @@ function formatSmall(micros: number, decimals: number): string {
   const step = STEP_NUMBER[decimals] as number;
   const negative = micros < 0;
   const magnitude = negative ? -micros : micros;
-  let steps = Math.floor(magnitude / step);
-  if ((magnitude - steps * step) * 2 >= step) steps += 1;
+  let steps: number;
+  let whole: number;
+  let fraction: number;
+  const scale = SCALE_NUMBER[decimals] as number;
+  if (magnitude < INT32_SAFE) {
+    // The same arithmetic in int32 (x / y | 0 truncates like floor for non-negative x): integer
+    // division instead of a double division and a floor, on the routing hot path.
+    const m = magnitude | 0;
+    steps = ((m + (step >> 1)) / step) | 0; // half up; step is 1 or even
+    whole = (steps / scale) | 0;
+    fraction = steps - whole * scale;
+  } else {
+    steps = Math.floor(magnitude / step);
+    if ((magnitude - steps * step) * 2 >= step) steps += 1;
+    whole = Math.floor(steps / scale);
+    fraction = steps - whole * scale;
+  }
   let text: string;
   if (decimals === 0) {
     text = String(steps);
   } else {
-    const scale = SCALE_NUMBER[decimals] as number;
-    const whole = Math.floor(steps / scale);
-    const fraction = steps - whole * scale;
     // Fraction digits from tables of zero-padded groups: at most one string built.
     if (decimals <= 4) {
       text =
@@ -198,9 +211,11 @@ function formatSmall(micros: number, decimals: number): string {
 
 /** formatMoney(a - b, decimals) without allocating the difference when both are small. */
 export function formatMoneyDifference(a: Micros, b: Micros, decimals: number): string {
-  if (a < HALF_EXACT && a > MINUS_HALF_EXACT && b < HALF_EXACT && b > MINUS_HALF_EXACT) {
+  const x = Number(a);
+  const y = Number(b);
+  if (x < HALF_EXACT_DOUBLE && x > -HALF_EXACT_DOUBLE && y < HALF_EXACT_DOUBLE && y > -HALF_EXACT_DOUBLE) {
     stepOf(decimals);
-    return formatSmall(Number(a) - Number(b), decimals);
+    return formatSmall(x - y, decimals);
   }
   return formatMoney(a - b, decimals);
 }

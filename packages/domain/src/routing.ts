@@ -418,8 +418,8 @@ export function decide(
   // 5. Routes to try, in order.
   const max = snapshot.settings.max_routes;
   const count = max !== null && candidates.length > max ? max : candidates.length;
-  const routes: EgressRoute[] = new Array<EgressRoute>(count);
-  for (let i = 0; i < count; i++) routes[i] = toRoute(ctx, candidates[i] as EgressCandidate);
+  const routes: EgressRoute[] = [];
+  for (let i = 0; i < count; i++) routes.push(toRoute(ctx, candidates[i] as EgressCandidate));
   if (trace !== null) {
     for (const c of candidates.slice(count)) {
       trace.push(

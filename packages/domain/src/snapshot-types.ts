@@ -134,6 +134,8 @@ export interface RouteTrunk {
   readonly call_limit: number | null;
   readonly cps_limit: number | null;
   readonly qos: QosFigures | null;
+  /** The same trunk is listed elsewhere in this list too (the decision then skips the later listing). */
+  readonly repeated: boolean;
 }
 
 export interface SnapshotStaticItem extends PrefixRow {

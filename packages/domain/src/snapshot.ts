@@ -53,8 +53,9 @@ function limit(value: number | null | undefined, field: string): number | null {
   return value;
 }
 
-interface MutableRouteTrunk extends Omit<RouteTrunk, 'trunk'> {
+interface MutableRouteTrunk extends Omit<RouteTrunk, 'trunk' | 'repeated'> {
   trunk: SnapshotTrunk | null;
+  repeated: boolean;
 }
 
 function routeTrunk(
@@ -69,9 +70,25 @@ function routeTrunk(
     call_limit: config.call_limit ?? null,
     cps_limit: config.cps_limit ?? null,
     qos: config.qos ?? null,
+    repeated: false,
   };
   pending.push(entry);
   return entry;
+}
+
+/** The route trunks of one list, each marked when its trunk is listed more than once. */
+function routeTrunks(
+  configs: readonly (StaticRouteTrunkConfig & Partial<DynamicRouteTrunkConfig>)[],
+  pending: MutableRouteTrunk[],
+): RouteTrunk[] {
+  const list = configs.map((t) => routeTrunk(t, pending));
+  const seen = new Map<number, MutableRouteTrunk>();
+  for (const entry of list as MutableRouteTrunk[]) {
+    const earlier = seen.get(entry.trunk_id);
+    if (earlier === undefined) seen.set(entry.trunk_id, entry);
+    else earlier.repeated = entry.repeated = true;
+  }
+  return list;
 }
 
 function buildCarrier(c: CarrierConfig, at: string, money: MoneyReader): SnapshotCarrier {
@@ -328,7 +345,7 @@ function buildStaticRoute(
       strategy: item.strategy,
       time_profile_id: item.time_profile_id ?? null,
       time_profile: profile(item.time_profile_id, `${at}.items[${k}]`),
-      trunks: item.trunks.map((t) => routeTrunk(t, pending)),
+      trunks: routeTrunks(item.trunks, pending),
       cursor_key: `static:${s.static_route_id}:${k}`,
     };
   });
@@ -358,7 +375,7 @@ function buildDynamicRoute(
     rule: d.rule,
     time_profile_id: d.time_profile_id ?? null,
     time_profile: profile(d.time_profile_id, `dynamic_routes[${i}]`),
-    trunks: d.trunks.map((t) => routeTrunk(t, pending)),
+    trunks: routeTrunks(d.trunks, pending),
   };
 }
 

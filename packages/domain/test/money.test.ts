@@ -196,14 +196,28 @@ describe('formatMoney fast path', () => {
     fc.bigInt({ min: edge - 5_000_000n, max: edge + 5_000_000n }),
     fc.bigInt({ min: -edge - 5_000_000n, max: -edge + 5_000_000n }),
     fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+    // where the 32-bit integer path (below 10^9 micro-units) hands over to the double path
+    fc.bigInt({ min: 999_000_000n, max: 1_001_000_000n }),
+    fc.bigInt({ min: -1_001_000_000n, max: -999_000_000n }),
   );
 
-  it('agrees with bigint-only formatting everywhere, including around 2^52', () => {
+  it('agrees with bigint-only formatting everywhere, including around 10^9 and 2^52', () => {
     fc.assert(
       fc.property(amounts, places, (m, n) => formatMoney(m, n) === referenceFormat(m, n)),
       { numRuns: 2000 },
     );
-    for (const m of [edge - 1n, edge, edge + 1n, -edge + 1n, -edge, edge - 500_000n, edge - 499_999n]) {
+    const int32Edge = [999_999_999n, 1_000_000_000n, 999_500_000n, 999_499_999n, 2n ** 31n - 1n, 2n ** 31n];
+    for (const m of [
+      edge - 1n,
+      edge,
+      edge + 1n,
+      -edge + 1n,
+      -edge,
+      edge - 500_000n,
+      edge - 499_999n,
+      ...int32Edge,
+      ...int32Edge.map((v) => -v),
+    ]) {
       for (let n = 0; n <= 6; n++) expect(formatMoney(m, n)).toBe(referenceFormat(m, n));
     }
   });

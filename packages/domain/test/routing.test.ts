@@ -266,6 +266,24 @@ describe('static routes', () => {
     expect(state.round_robin.get('static:2:0')).toBe(6);
   });
 
+  it('round robin over a list naming a trunk twice tries it once, where the rotation first meets it', () => {
+    const config = withStatic({
+      strategy: 'round_robin',
+      trunks: [{ trunk_id: 11 }, { trunk_id: 12 }, { trunk_id: 11 }, { trunk_id: 13 }],
+    });
+    const snapshot = buildSnapshot(config);
+    const state = createRoutingState();
+    const orders = Array.from({ length: 4 }, () =>
+      decide(snapshot, call(), state).routes.map((r) => r.trunk_id),
+    );
+    expect(orders).toEqual([
+      [11, 12, 13],
+      [12, 11, 13],
+      [11, 13, 12],
+      [13, 11, 12],
+    ]);
+  });
+
   it('round robin skips a dropped trunk without giving its neighbour two turns in a row', () => {
     const config = withTrunk(
       withStatic({ strategy: 'round_robin', trunks: [{ trunk_id: 11 }, { trunk_id: 12 }, { trunk_id: 13 }] }),

@@ -97,8 +97,11 @@ export default function QosParametersPage() {
                       acd: e.override_acd ?? e.acd ?? '—',
                     })}
                   </Tag>
+                ) : e.asr === null && e.acd === null ? (
+                  // the engine counts a trunk without figures as ASR 0 and ACD 0 (egress-order.ts)
+                  <Tag color="default">{t('routing.noFiguresYet')}</Tag>
                 ) : (
-                  <Tag>{t('routing.measured')}</Tag>
+                  <Tag color="blue">{t('routing.measured')}</Tag>
                 ),
             },
           ]}
