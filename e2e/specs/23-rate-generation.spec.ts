@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { unique } from '../support/api';
+import { api } from '@tandem/contract';
+import { call, unique } from '../support/api';
 import { pick, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
 import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
 
@@ -8,7 +9,8 @@ import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
  * Tools > Rate Generation, browser proof: a template made over the screens (two vendors' egress
  * trunks, a 10 % margin), generated to Finished with the rates shown (cost, vendor, margin), then
  * applied to a rate table with the end date of its existing codes, and the table's rates seen;
- * the run's analysis against another rate table (opened from the history): summary, a filter, CSV.
+ * the run's analysis against another rate table (opened from the history): summary, a filter, CSV;
+ * and a US jurisdictional run compared column by column.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -163,4 +165,57 @@ test('the history opens the analysis of the run against a rate table: summary, c
   expect(lines).toHaveLength(2);
   // Negative amounts carry the apostrophe of the formula-safe CSV cells (contract csvCell).
   expect(lines[1]).toMatch(/^33,France,,decrease,0\.0300,[^,]+,0\.0250,'-0\.0050,'-16\.67,,$/);
+});
+
+test('a US jurisdictional run is compared in the column chosen: the main rate, then intra', async ({
+  page,
+}) => {
+  const token = await adminToken();
+  const costs = await rateTableWith(
+    token,
+    'gen_us_costs',
+    [{ code: '1212', code_name: 'New York', rate: '0.0100', inter_rate: '0.0100', intra_rate: '0.0050' }],
+    'us_jurisdictional',
+  );
+  const vendor = await vendorWithTrunk(token, { rateTableId: costs.id, ip: randomIp() });
+  const target = await rateTableWith(
+    token,
+    'gen_us_target',
+    [{ code: '1212', code_name: 'New York', rate: '0.0110', inter_rate: '0.0110', intra_rate: '0.0040' }],
+    'us_jurisdictional',
+  );
+  const { object_id: templateId } = await call(api.rateGeneration.template.create, {
+    token,
+    body: {
+      name: unique('us_gen'),
+      rate_table_type: 'us_jurisdictional',
+      egress_trunks: [vendor.trunkId],
+      margins: [{ rate_from: '0', rate_to: null, markup_type: 'percentage', markup: '50' }],
+    },
+  });
+  const { object_id: runId } = await call(api.rateGeneration.generate, {
+    token,
+    params: { id: templateId },
+    body: {},
+  });
+  await expect
+    .poll(async () => (await call(api.rateGeneration.getHistory, { token, params: { id: runId } })).status)
+    .toBe('Finished');
+
+  await enterAsAdmin(
+    page,
+    `/tools/rate_generation/history/analysis?rate_generation_id=${runId}&rate_table_id=${target.id}`,
+  );
+  // The main rate: 0.0100 + 50 % = 0.0150 against 0.0110.
+  const row = page.getByTestId('analysis-1212');
+  await expect(row).toContainText('0.0110');
+  await expect(row).toContainText('0.0150');
+  await pick(page, page.getByTestId('analysis-column'), 'Intra Rate');
+  await expect(page).toHaveURL(/column=intra_rate/);
+  // Intra: 0.0050 + 50 % = 0.0075 against 0.0040.
+  await expect(row).toContainText('Increase');
+  await expect(row).toContainText('0.0040');
+  await expect(row).toContainText('0.0075');
+  await expect(row).toContainText('87.50 %');
+  await expect(page.getByTestId('analysis-summary')).toContainText('Intra Rate');
 });

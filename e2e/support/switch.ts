@@ -64,12 +64,15 @@ export async function rateTableWith(
     min_time?: number;
     interval?: number;
     effective?: string;
+    intra_rate?: string;
+    inter_rate?: string;
   }[],
+  rateType: (typeof api.rates.RATE_TYPES)[number] = 'a_z',
 ): Promise<{ id: number; name: string }> {
   const name = unique(prefix);
   const { object_id } = await call(api.rates.rateTable.create, {
     token,
-    body: { name, currency: 'USD', rate_type: 'a_z', billing_method: 'dnis', decimal_places: 4 },
+    body: { name, currency: 'USD', rate_type: rateType, billing_method: 'dnis', decimal_places: 4 },
   });
   for (const r of rows)
     await call(api.rates.createRate, {
@@ -79,6 +82,8 @@ export async function rateTableWith(
         code: r.code,
         code_name: r.code_name,
         rate: r.rate,
+        ...(r.intra_rate ? { intra_rate: r.intra_rate } : {}),
+        ...(r.inter_rate ? { inter_rate: r.inter_rate } : {}),
         min_time: r.min_time ?? 1,
         interval: r.interval ?? 1,
         effective_date: r.effective ?? '2010-01-01T00:00:00Z',

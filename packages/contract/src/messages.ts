@@ -476,6 +476,11 @@ const catalogue = {
     ch: '只能应用已完成的费率生成',
     de: 'Nur eine abgeschlossene Tariferzeugung kann übernommen werden',
   },
+  analysisColumnNotJurisdictional: {
+    en: 'Only a US jurisdictional generation has intra, inter, IJ and local rates to compare',
+    ch: '只有美国管辖区费率生成才有州内、州际、IJ 和本地费率可比较',
+    de: 'Nur eine US-jurisdiktionale Tariferzeugung hat Intra-, Inter-, IJ- und Ortstarife zum Vergleichen',
+  },
   generationNotFinishedAnalysis: {
     en: 'Only a finished rate generation can be analysed',
     ch: '只能分析已完成的费率生成',

@@ -50,7 +50,14 @@ export type {
   RateColumn,
   RateTableType,
 } from './jurisdiction';
-export { JurisdictionIndex, nanpOffset, nanpTenDigits, rateColumnFor, rateInColumn } from './jurisdiction';
+export {
+  JurisdictionIndex,
+  RATE_COLUMN_FALLBACK,
+  nanpOffset,
+  nanpTenDigits,
+  rateColumnFor,
+  rateInColumn,
+} from './jurisdiction';
 export type { CompiledTimeProfile, TimeProfileConfig, TimeProfileType } from './time-profile';
 export {
   TimeProfileError,

@@ -175,6 +175,19 @@ export function rateColumnFor(
   }
 }
 
+/**
+ * Where a column's rate comes from when the row leaves it empty, in order: the rule behind
+ * rateInColumn and RateStore.rateAt (which spell it out as switches for speed; a unit test holds
+ * them to this list) and behind SQL that prices a column (the rate generation analysis).
+ */
+export const RATE_COLUMN_FALLBACK: Readonly<Record<RateColumn, readonly RateColumn[]>> = {
+  rate: ['rate'],
+  intra_rate: ['intra_rate', 'rate'],
+  inter_rate: ['inter_rate', 'rate'],
+  ij_rate: ['ij_rate', 'rate'],
+  local_rate: ['local_rate', 'intra_rate', 'rate'],
+};
+
 /** The per-minute rate of a row in a column, with the documented fallbacks. */
 export function rateInColumn(row: JurisdictionalRates, column: RateColumn): Micros {
   // A switch of plain property reads: `row[column]` would be a slow generic keyed load.

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   JurisdictionIndex,
+  RATE_COLUMN_FALLBACK,
   nanpOffset,
   nanpTenDigits,
   rateColumnFor,
   rateInColumn,
 } from '../src/jurisdiction';
-import type { Jurisdiction } from '../src/jurisdiction';
+import type { Jurisdiction, RateColumn } from '../src/jurisdiction';
+import { RateStore } from '../src/rate-store';
 
 const data = new Map([
   ['212555', { state: 'NY', lata: '132' }],
@@ -111,5 +113,44 @@ describe('rate column', () => {
     expect(rateInColumn(bare, 'ij_rate')).toBe(10n);
     expect(rateInColumn(bare, 'local_rate')).toBe(20n);
     expect(rateInColumn({ rate: 7n }, 'local_rate')).toBe(7n);
+  });
+});
+
+describe('rate column fallbacks', () => {
+  const columns = Object.keys(RATE_COLUMN_FALLBACK) as RateColumn[];
+  const optional = fc.option(fc.bigInt({ min: 0n, max: 10n ** 12n }), { nil: null });
+  const rows = fc.record({
+    rate: fc.bigInt({ min: 0n, max: 10n ** 12n }),
+    intra_rate: optional,
+    inter_rate: optional,
+    ij_rate: optional,
+    local_rate: optional,
+  });
+
+  it('rateInColumn and the rate columns of a snapshot take the first column the list names that the row has', () => {
+    fc.assert(
+      fc.property(rows, (row) => {
+        const store = new RateStore(1);
+        store.write(0, {
+          ...row,
+          code: '1',
+          code_name: null,
+          country: null,
+          min_time: 1,
+          interval: 1,
+          grace_time: 0,
+          setup_fee: 0n,
+          effective_date: null,
+          end_date: null,
+        });
+        for (const column of columns) {
+          const expected = RATE_COLUMN_FALLBACK[column]
+            .map((c) => row[c])
+            .find((v): v is bigint => v !== null);
+          expect(rateInColumn(row, column)).toBe(expected);
+          expect(store.rateAt(0, column)).toBe(expected);
+        }
+      }),
+    );
   });
 });

@@ -444,6 +444,136 @@ describe('generate and apply', () => {
     ]);
   });
 
+  it('compares a US jurisdictional run column by column, with the engine fallbacks on both sides', async () => {
+    const db = h.built.services.db;
+    const usRates = async (
+      name: string,
+      rows: { code: string; rate: string; intra_rate?: string; inter_rate?: string }[],
+    ) => {
+      const id = await rateTable(db, name, [], { rate_type: 'us_jurisdictional' });
+      await db
+        .insertInto('rates')
+        .values(
+          rows.map((r) => ({ rate_table_id: id, effective_date: new Date('2020-01-01T00:00:00Z'), ...r })),
+        )
+        .execute();
+      return id;
+    };
+    const vendor = await carrier(db, 'US vendor', { client_type: 'vendor' });
+    const costs = await usRates('US costs', [
+      { code: '1212', rate: '0.0100', inter_rate: '0.0100', intra_rate: '0.0050' },
+      { code: '1646', rate: '0.0200', intra_rate: '0.0080' }, // no inter: the rate stands in
+    ]);
+    const usTrunk = await trunk(db, vendor, 'US out', 'egress', { rate_table_id: costs });
+    const usDeck = ok(
+      await h.call<{ object_id: number }>('POST', '/api/rate/code_deck/create', {
+        token: admin,
+        body: { name: 'US deck' },
+      }),
+    ).object_id;
+    for (const code of ['1212', '1646'])
+      ok(await h.call('POST', `/api/rate/code_deck/${usDeck}/codes`, { token: admin, body: { code } }));
+    const usTemplate = ok(
+      await create(
+        body({
+          name: 'US gen',
+          rate_table_type: 'us_jurisdictional',
+          code_deck_id: usDeck,
+          egress_trunks: [usTrunk],
+        }),
+      ),
+    ).object_id;
+    const started = ok(
+      await h.call<{ object_id: number }>(
+        'POST',
+        `/api/tools/rate_generation/template/${usTemplate}/generate`,
+        { token: admin, body: {} },
+      ),
+    );
+    const usRun = await waitHistory(started.object_id);
+    expect(usRun.status).toBe('Finished');
+    const target = await usRates('US target', [
+      { code: '1', rate: '0.0500' }, // only a rate: every column falls back to it
+      { code: '1212', rate: '0.0110', inter_rate: '0.0110', intra_rate: '0.0040' },
+      { code: '1305', rate: '0.0300', inter_rate: '0.0350' },
+    ]);
+    type Analysis = {
+      column: string;
+      summary: Record<string, number>;
+      items: Record<string, string | null>[];
+    };
+    const analyse = async (column: string) =>
+      ok(
+        await h.call<Analysis>(
+          'GET',
+          `/api/tools/rate_generation/history/${usRun.id}/analysis?rate_table_id=${target}${column}&per_page=50`,
+          { token: admin },
+        ),
+      );
+    const view = (a: Analysis) =>
+      a.items.map((r) => [r.code, r.change, r.current_rate, r.new_rate, r.prefix_code, r.prefix_rate]);
+
+    // Intra: 1212 vendor 0.0050 +50 % = 0.0075 against 0.0040; 1646 vendor 0.0080 +50 % = 0.0120,
+    // new, now priced by code 1, whose intra falls back to its rate.
+    const intra = await analyse('&column=intra_rate');
+    expect(intra.column).toBe('intra_rate');
+    expect(view(intra)).toEqual([
+      ['1', 'ended', '0.0500', null, null, null],
+      ['1212', 'increase', '0.0040', '0.0075', null, null],
+      ['1305', 'ended', '0.0300', null, null, null],
+      ['1646', 'new', null, '0.0120', '1', '0.0500'],
+    ]);
+    expect(intra.items.find((r) => r.code === '1212')).toMatchObject({
+      difference: '0.0035',
+      change_percent: '87.50',
+    });
+    // Inter: 1646 has none at the vendor, so its rate 0.0200 +10 % = 0.0220; 1305's own inter counts.
+    expect(view(await analyse('&column=inter_rate'))).toEqual([
+      ['1', 'ended', '0.0500', null, null, null],
+      ['1212', 'unchanged', '0.0110', '0.0110', null, null],
+      ['1305', 'ended', '0.0350', null, null, null],
+      ['1646', 'new', null, '0.0220', '1', '0.0500'],
+    ]);
+    // Local: empty everywhere, so intra, then rate, on both sides.
+    expect(view(await analyse('&column=local_rate')).find((r) => r[0] === '1212')).toEqual([
+      '1212',
+      'increase',
+      '0.0040',
+      '0.0075',
+      null,
+      null,
+    ]);
+    // The main rate column by default.
+    const main = await analyse('');
+    expect(main.column).toBe('rate');
+    expect(view(main).find((r) => r[0] === '1212')).toEqual([
+      '1212',
+      'unchanged',
+      '0.0110',
+      '0.0110',
+      null,
+      null,
+    ]);
+
+    const csv = await h.built.app.inject({
+      method: 'GET',
+      url: `/api/tools/rate_generation/history/${usRun.id}/analysis/export?rate_table_id=${target}&column=intra_rate&code=1212`,
+      headers: { 'x-auth-token': admin },
+    });
+    expect(csv.headers['content-disposition']).toContain('analysis_US_target_intra_rate.csv');
+    expect(csv.body.trim().split('\r\n')[1]).toBe(
+      '1212,,,increase,0.0040,2020-01-01T00:00:00.000Z,0.0075,0.0035,87.50,,',
+    );
+    invalid(
+      await h.call(
+        'GET',
+        `/api/tools/rate_generation/history/${usRun.id}/analysis?rate_table_id=${target}&column=cheapest`,
+        { token: admin },
+      ),
+      'column',
+    );
+  });
+
   it('refuses an analysis without a table, against a table of another type, of an unfinished run', async () => {
     const db = h.built.services.db;
     const base = `/api/tools/rate_generation/history/${run.id}/analysis`;
@@ -458,6 +588,11 @@ describe('generate and apply', () => {
     const sell = await rateTable(db, 'Analysis other', []);
     invalid(await h.call('GET', `${base}?rate_table_id=${sell}&change=gone`, { token: admin }), 'change');
     invalid(await h.call('GET', `${base}?rate_table_id=${sell}&at=soon`, { token: admin }), 'at');
+    invalid(
+      await h.call('GET', `${base}?rate_table_id=${sell}&column=intra_rate`, { token: admin }),
+      'column',
+      'Only a US jurisdictional generation has intra, inter, IJ and local rates to compare',
+    );
     fails(
       await h.call('GET', `/api/tools/rate_generation/history/999999/analysis?rate_table_id=${sell}`, {
         token: admin,

@@ -3,7 +3,7 @@ import { adminOnly } from '../access';
 import { idParams, listQuery, paged } from '../common';
 import { amount, crudEndpoints, entityName, seconds } from '../crud';
 import { endpoint } from '../endpoint';
-import { RATE_TYPES, decimalPlaces, instant, interval } from './rates';
+import { RATE_COLUMNS, RATE_TYPES, decimalPlaces, instant, interval } from './rates';
 
 /**
  * Tools > Rate Generation: templates (vendor egress trunks, LCR basis, margin per rate range, default
@@ -307,6 +307,12 @@ const analysisFilters = {
     .positive({ message: 'required' }),
   /** The table's rates in effect at this instant are the current ones (default now). */
   at: instant.optional(),
+  /**
+   * The rate column compared (default rate). US jurisdictional runs only for the others: intra,
+   * inter, IJ and local, each with the engine's fallbacks when a row leaves it empty (local ->
+   * intra -> rate, the others -> rate), on both sides.
+   */
+  column: z.enum(RATE_COLUMNS).optional(),
   change: z.enum(RATE_CHANGES).optional(),
   /** Code prefix. */
   code: z.string().trim().max(32).optional(),
@@ -321,7 +327,7 @@ export const analysisRow = z.object({
   code_name: z.string(),
   country: z.string(),
   change: z.enum(RATE_CHANGES),
-  /** The table's rate of this code in effect (null: new). */
+  /** The table's rate of this code in effect, in the compared column (null: new). */
   current_rate: z.string().nullable(),
   current_effective_date: z.string().nullable(),
   /** The run's rate at the table's decimal places (null: ended). */
@@ -357,6 +363,7 @@ export const analyse = endpoint({
   payload: z.object({
     rate_table: z.object({ rate_table_id: z.number(), name: z.string(), decimal_places: z.number() }),
     at: z.string(),
+    column: z.enum(RATE_COLUMNS),
     summary: analysisSummary,
     items: z.array(analysisRow),
     total: z.number(),

@@ -1,11 +1,11 @@
 import { api, csvCell } from '@tandem/contract';
-import { codePrefixes, compareRates, type ComparedRow } from '@tandem/domain';
+import { RATE_COLUMN_FALLBACK, codePrefixes, compareRates, type ComparedRow } from '@tandem/domain';
 import type { FastifyInstance } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection';
 import { likeContains } from '../../db/paging';
 import { actorOf } from '../../http/context';
-import { ruleBroken } from '../../http/errors';
+import { invalidField, ruleBroken } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import { atPlaces } from '../rates/rate-query';
@@ -15,6 +15,7 @@ import { historyOf } from './history';
 type Query = api.rateGeneration.AnalysisQuery;
 type Row = api.rateGeneration.AnalysisRow;
 type Change = api.rateGeneration.RateChange;
+type Column = api.rates.RateColumn;
 
 /** A compared code as the query gives it (amounts as numeric text). */
 interface JoinedRow {
@@ -52,7 +53,21 @@ const CHUNK = 2000;
  * apply writes them (rates/import/apply.ts rounds the same way). This is the one place the change
  * of a code is decided: the list, the summary and the export all read it.
  */
-function compared(historyId: number, tableId: number, dp: number, at: Date): RawBuilder<JoinedRow> {
+/**
+ * A rate column as SQL over rows aliased `alias`: the first of the column's fallbacks the row has
+ * (the engine's rule, domain RATE_COLUMN_FALLBACK), so both sides are priced as a call would be.
+ */
+function columnOf(alias: string, column: Column): RawBuilder<string> {
+  return sql<string>`coalesce(${sql.join(RATE_COLUMN_FALLBACK[column].map((c) => sql.ref(`${alias}.${c}`)))})`;
+}
+
+function compared(
+  historyId: number,
+  tableId: number,
+  dp: number,
+  at: Date,
+  column: Column,
+): RawBuilder<JoinedRow> {
   return sql<JoinedRow>`(
     SELECT coalesce(g.code, c.code) AS code,
       coalesce(nullif(g.code_name, ''), c.code_name, '') AS code_name,
@@ -65,12 +80,12 @@ function compared(historyId: number, tableId: number, dp: number, at: Date): Raw
       (g.rate - c.rate)::text AS difference,
       CASE WHEN c.rate > 0 THEN round((g.rate - c.rate) * 100 / c.rate, 2)::text END AS change_percent
     FROM (
-      SELECT code, code_name, country, round(rate, ${dp}::int) AS rate
-      FROM rate_generation_rates WHERE history_id = ${historyId}
+      SELECT r.code, r.code_name, r.country, round(${columnOf('r', column)}, ${dp}::int) AS rate
+      FROM rate_generation_rates r WHERE r.history_id = ${historyId}
     ) g
     FULL JOIN (
-      SELECT DISTINCT ON (code) code, code_name, country, rate, effective_date
-      FROM rates
+      SELECT DISTINCT ON (code) r.code, r.code_name, r.country, ${columnOf('r', column)} AS rate, r.effective_date
+      FROM rates r
       WHERE rate_table_id = ${tableId} AND effective_date <= ${at} AND (end_date IS NULL OR end_date > ${at})
       ORDER BY code, effective_date DESC
     ) c ON c.code = g.code
@@ -86,13 +101,22 @@ function filtersOf(q: Query): RawBuilder<boolean> {
   return sql<boolean>`${sql.join(parts, sql` AND `)}`;
 }
 
-/** The run (finished) and the table (of its type) an analysis compares, and the instant. */
+/** The run (finished) and the table (of its type) an analysis compares, the column and the instant. */
 async function subjectOf(db: Db, id: number, q: Query) {
   const h = await historyOf(db, id);
   if (h.status !== 'Finished') throw ruleBroken('generationNotFinishedAnalysis');
+  const column = q.column ?? 'rate';
+  if (column !== 'rate' && h.rate_table_type !== 'us_jurisdictional')
+    throw invalidField('column', 'analysisColumnNotJurisdictional');
   const table = await targetTable(db, h.rate_table_type, q.rate_table_id);
   const at = q.at ? new Date(q.at) : new Date();
-  return { h, table, at, source: compared(h.id, table.rate_table_id, table.decimal_places, at) };
+  return {
+    h,
+    table,
+    at,
+    column,
+    source: compared(h.id, table.rate_table_id, table.decimal_places, at, column),
+  };
 }
 
 /** New codes: the table's longest code prefixing each, in effect at `at` (domain compareRates). */
@@ -101,16 +125,17 @@ async function prefixRates(
   tableId: number,
   codes: string[],
   at: Date,
+  column: Column,
 ): Promise<Map<string, PrefixRow | undefined>> {
   const out = new Map<string, PrefixRow | undefined>();
   for (let i = 0; i < codes.length; i += CHUNK) {
     const chunk = codes.slice(i, i + CHUNK);
     const rows = (
       await sql<PrefixRow>`
-        SELECT code, rate::text AS rate,
-          (extract(epoch FROM effective_date) * 1000)::float8 AS effective_date,
-          (extract(epoch FROM end_date) * 1000)::float8 AS end_date
-        FROM rates WHERE rate_table_id = ${tableId} AND code = ANY(${codePrefixes(chunk)}::text[])`.execute(
+        SELECT r.code, ${columnOf('r', column)}::text AS rate,
+          (extract(epoch FROM r.effective_date) * 1000)::float8 AS effective_date,
+          (extract(epoch FROM r.end_date) * 1000)::float8 AS end_date
+        FROM rates r WHERE r.rate_table_id = ${tableId} AND r.code = ANY(${codePrefixes(chunk)}::text[])`.execute(
         db,
       )
     ).rows;
@@ -121,9 +146,18 @@ async function prefixRates(
 }
 
 /** Amounts at the table's places, times as ISO text, and the prefix price of new codes. */
-async function shown(db: Db, tableId: number, dp: number, rows: JoinedRow[], at: Date): Promise<Row[]> {
+async function shown(
+  db: Db,
+  tableId: number,
+  dp: number,
+  rows: JoinedRow[],
+  at: Date,
+  column: Column,
+): Promise<Row[]> {
   const fresh = rows.filter((r) => r.change === 'new').map((r) => r.code);
-  const prefix = fresh.length ? await prefixRates(db, tableId, fresh, at) : new Map<string, undefined>();
+  const prefix = fresh.length
+    ? await prefixRates(db, tableId, fresh, at, column)
+    : new Map<string, undefined>();
   const money = (v: string | null) => (v === null ? null : atPlaces(v, dp));
   return rows.map((r) => {
     const p = prefix.get(r.code);
@@ -154,7 +188,7 @@ const orderOf = (q: Query) => {
 export function registerAnalysis(app: FastifyInstance, s: Services): void {
   implement(app, s, api.rateGeneration.analyse, async (ctx) => {
     const q = ctx.query;
-    const { table, at, source } = await subjectOf(s.db, ctx.params.id, q);
+    const { table, at, column, source } = await subjectOf(s.db, ctx.params.id, q);
     const counts = (
       await sql<{
         change: Change;
@@ -184,21 +218,22 @@ export function registerAnalysis(app: FastifyInstance, s: Services): void {
         decimal_places: table.decimal_places,
       },
       at: at.toISOString(),
+      column,
       summary,
-      items: await shown(s.db, table.rate_table_id, table.decimal_places, page, at),
+      items: await shown(s.db, table.rate_table_id, table.decimal_places, page, at, column),
       total,
     };
   });
 
   implement(app, s, api.rateGeneration.exportAnalysis, async (ctx) => {
     const q = ctx.query;
-    const { h, table, at, source } = await subjectOf(s.db, ctx.params.id, q);
+    const { h, table, at, column, source } = await subjectOf(s.db, ctx.params.id, q);
     const rows = (
       await sql<JoinedRow>`SELECT a.* FROM ${source} a WHERE ${filtersOf(q)} ORDER BY ${orderOf(q)}`.execute(
         s.db,
       )
     ).rows;
-    const items = await shown(s.db, table.rate_table_id, table.decimal_places, rows, at);
+    const items = await shown(s.db, table.rate_table_id, table.decimal_places, rows, at, column);
     const header = [
       'code',
       'code_name',
@@ -213,7 +248,7 @@ export function registerAnalysis(app: FastifyInstance, s: Services): void {
       'prefix_rate',
     ] as const;
     const lines = items.map((r) => header.map((k) => csvCell(r[k])).join(','));
-    const fileName = `rate_generation_${h.id}_analysis_${table.name.replace(/[^\w.-]+/g, '_')}.csv`;
+    const fileName = `rate_generation_${h.id}_analysis_${table.name.replace(/[^\w.-]+/g, '_')}${column === 'rate' ? '' : `_${column}`}.csv`;
     const actor = actorOf(ctx);
     await s.db
       .insertInto('export_log')

@@ -22,7 +22,15 @@ const CHANGE_COLOR: Record<Change, string | undefined> = {
   ended: 'orange',
 };
 const ALL = { page: 0, per_page: 9999, order_by: 'name', order_dir: 'asc' as const };
-const FILTERS = ['at', 'change', 'code', 'code_name', 'country'] as const;
+const FILTERS = ['at', 'column', 'change', 'code', 'code_name', 'country'] as const;
+/** Labels of the rate columns a US jurisdictional run can be compared in. */
+const COLUMN_LABEL: Record<api.rates.RateColumn, string> = {
+  rate: 'rategen.rate',
+  intra_rate: 'rategen.intraRate',
+  inter_rate: 'rategen.interRate',
+  ij_rate: 'rategen.ijRate',
+  local_rate: 'rategen.localRate',
+};
 
 /**
  * Tools > Rate Generation > History > Analysis (?rate_generation_id=&rate_table_id=): a finished
@@ -128,7 +136,9 @@ export default function AnalysisPage() {
           optionFilterProp="label"
           placeholder={t('rategen.analysisRun')}
           value={runId ?? undefined}
-          onChange={(v: number) => ls.setFilters({ rate_generation_id: String(v), rate_table_id: null })}
+          onChange={(v: number) =>
+            ls.setFilters({ rate_generation_id: String(v), rate_table_id: null, column: null })
+          }
           style={{ width: 360 }}
           data-testid="analysis-run"
           options={[
@@ -150,6 +160,17 @@ export default function AnalysisPage() {
           data-testid="analysis-table"
           options={(tables.data?.items ?? []).map((x) => ({ value: x.rate_table_id, label: x.name }))}
         />
+        {type === 'us_jurisdictional' && (
+          <Tooltip title={t('rategen.analysisColumnHelp')}>
+            <Select
+              value={(f.column as api.rates.RateColumn | undefined) ?? 'rate'}
+              onChange={(v: api.rates.RateColumn) => ls.setFilter('column', v === 'rate' ? null : v)}
+              style={{ width: 160 }}
+              data-testid="analysis-column"
+              options={api.rates.RATE_COLUMNS.map((c) => ({ value: c, label: t(COLUMN_LABEL[c]) }))}
+            />
+          </Tooltip>
+        )}
         <Tooltip title={t('rategen.analysisAtHelp')}>
           <Input.Search
             allowClear
@@ -175,6 +196,7 @@ export default function AnalysisPage() {
                   table: a.rate_table.name,
                   at: when(a.at).slice(0, 16),
                 })}
+                {a.column !== 'rate' && ` · ${t(COLUMN_LABEL[a.column])}`}
               </div>
               <Space wrap>
                 <Tag.CheckableTag

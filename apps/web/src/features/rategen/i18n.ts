@@ -97,6 +97,8 @@ const en = {
   analysisRun: 'Generation (finished)',
   analysisTable: 'Compare with rate table',
   analysisAt: 'Current rates at',
+  analysisColumnHelp:
+    'The rate column compared; an empty column counts as the engine reads it (local: intra, then rate; the others: rate).',
   analysisAtHelp: 'YYYY-MM-DD or date-time (UTC); empty: now',
   analysisChoose: 'Choose a finished generation and a rate table of its type to compare.',
   analysisOf: 'Generation #{{id}} ({{template}}) against {{table}}, rates in effect at {{at}}',
@@ -220,6 +222,7 @@ const ch: Dict = {
   analysisRun: '费率生成（已完成）',
   analysisTable: '对比费率表',
   analysisAt: '当前费率时间',
+  analysisColumnHelp: '比较的费率列；空列按引擎的读法计（本地：先州内，再费率；其他：费率）。',
   analysisAtHelp: 'YYYY-MM-DD 或日期时间（UTC）；留空：现在',
   analysisChoose: '请选择一个已完成的费率生成和一个同类型的费率表进行对比。',
   analysisOf: '费率生成 #{{id}}（{{template}}）对比 {{table}}，{{at}} 生效的费率',
@@ -347,6 +350,8 @@ const de: Dict = {
   analysisRun: 'Tariferzeugung (abgeschlossen)',
   analysisTable: 'Vergleichen mit Tariftabelle',
   analysisAt: 'Aktuelle Tarife am',
+  analysisColumnHelp:
+    'Die verglichene Tarifspalte; eine leere Spalte zählt, wie die Engine sie liest (lokal: Intra, dann Tarif; die anderen: Tarif).',
   analysisAtHelp: 'JJJJ-MM-TT oder Datum mit Uhrzeit (UTC); leer: jetzt',
   analysisChoose:
     'Wählen Sie eine abgeschlossene Tariferzeugung und eine Tariftabelle ihres Typs zum Vergleich.',
