@@ -87,6 +87,18 @@ export interface TrunkConfig {
   readonly failover_rules?: readonly FailoverRuleConfig[];
   /** The digital map the trunk uses (digit-map.ts), or null. */
   readonly digit_map_id?: number | null;
+  /** The trunk's timeout settings tab (null fields: the system defaults). */
+  readonly timeouts?: TrunkTimeoutsConfig | null;
+}
+
+/** What the switch applies per call from the trunk's timeout settings (contract trunkTimeouts). */
+export interface TrunkTimeoutsConfig {
+  /** Seconds an egress call may ring before the next route is tried. */
+  readonly ring_timer?: number | null;
+  /** Milliseconds without a provisional answer before the next route is tried. */
+  readonly pdd_timeout_ms?: number | null;
+  /** Longest call in seconds. */
+  readonly max_duration?: number | null;
 }
 
 export interface RateRowConfig {
@@ -218,6 +230,10 @@ export interface SystemSettings {
   readonly default_failover_rules?: readonly FailoverRuleConfig[];
   /** At most this many egress routes per decision (null = all). */
   readonly max_routes?: number | null;
+  /** Seconds a call may ring when the egress trunk sets no ring timer (null: the switch's own). */
+  readonly default_ring_timeout_s?: number | null;
+  /** Longest call in seconds when a trunk sets no maximum duration (null: no limit). */
+  readonly max_call_duration_s?: number | null;
 }
 
 export interface EngineConfig {

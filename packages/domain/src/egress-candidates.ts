@@ -48,6 +48,8 @@ export interface EgressContext {
   readonly ingressDecimals: number;
   /** The customer's minimum margin in micro-percent (ingress trunk's, else its carrier's). */
   readonly customerMinMargin: Micros | null;
+  /** The ingress trunk's maximum call duration in seconds (the system's when it sets none), or null. */
+  readonly maxDuration: number | null;
   /** Jurisdiction memo by number and local-rate flag (undefined = not worked out yet). */
   jurisdictions: JurisdictionMemo;
   /** The DNIS walked through the code deck; the LRN's walk, made when first needed. */
@@ -417,5 +419,13 @@ export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
     code: rates.code[k] as string,
     code_name: rates.codeName[k] ?? null,
     profit: formatMoneyDifference(ctx.ingressRate, c.rate, Math.max(table.decimals, ctx.ingressDecimals)),
+    ring_timeout_s: trunk.ring_timeout_s,
+    pdd_timeout_ms: trunk.pdd_timeout_ms,
+    max_duration_s: lower(ctx.maxDuration, trunk.max_duration_s),
   };
+}
+
+/** The lower of two limits, null meaning none. */
+function lower(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null || a < b ? a : b;
 }

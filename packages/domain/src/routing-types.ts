@@ -73,6 +73,15 @@ export interface EgressRoute {
   readonly code_name: string | null;
   /** Ingress rate - vendor rate, per minute. */
   readonly profit: string;
+  /** Seconds to ring this vendor before the next route (its trunk's ring timer, else the system default). */
+  readonly ring_timeout_s: number | null;
+  /** Milliseconds without a provisional answer before the next route (the vendor trunk's PDD timeout). */
+  readonly pdd_timeout_ms: number | null;
+  /**
+   * Longest call in seconds over this route: the lower of the ingress and the vendor trunk's
+   * maximum duration, each the system's maximum call duration when the trunk sets none.
+   */
+  readonly max_duration_s: number | null;
 }
 
 export interface RoutingDecision {

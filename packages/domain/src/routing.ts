@@ -308,6 +308,7 @@ export function decide(
     ingressRate: 0n,
     ingressDecimals: table.decimals,
     customerMinMargin: trunk.min_profitability ?? carrier.min_profitability,
+    maxDuration: trunk.max_duration_s,
     jurisdictions: newJurisdictionMemo(),
     dnisPath: snapshot.code_deck.walk(dnis, DNIS_PATH),
     lrnPath: null,

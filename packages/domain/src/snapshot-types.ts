@@ -98,6 +98,10 @@ export interface SnapshotTrunk {
   readonly has_block_list: boolean;
   /** The trunk's digital map, or null. */
   readonly digit_map: CompiledDigitMap | null;
+  /** Timers for the switch: the trunk's own, else the system defaults (null: none set anywhere). */
+  readonly ring_timeout_s: number | null;
+  readonly pdd_timeout_ms: number | null;
+  readonly max_duration_s: number | null;
 }
 
 export interface SnapshotPlanRow extends PrefixRow {
@@ -169,6 +173,8 @@ export interface SnapshotSettings {
   readonly utc_offset_minutes: number;
   readonly default_failover_rules: readonly FailoverRuleConfig[];
   readonly max_routes: number | null;
+  readonly default_ring_timeout_s: number | null;
+  readonly max_call_duration_s: number | null;
 }
 
 export interface RoutingSnapshot {

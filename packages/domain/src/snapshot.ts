@@ -221,6 +221,7 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
       warnings,
       blockList.hasTrunk(t.trunk_id),
       digitMaps,
+      config.settings,
     );
     trunks.set(t.trunk_id, trunk);
     if (t.direction !== 'ingress') return;
@@ -260,6 +261,8 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
       utc_offset_minutes: settings.utc_offset_minutes ?? 0,
       default_failover_rules: settings.default_failover_rules ?? [],
       max_routes: settings.max_routes ?? null,
+      default_ring_timeout_s: settings.default_ring_timeout_s ?? null,
+      max_call_duration_s: settings.max_call_duration_s ?? null,
     },
     format: formatMoney,
     warnings,
@@ -278,7 +281,9 @@ function buildTrunk(
   warnings: string[],
   hasBlockList: boolean,
   digitMaps: ReadonlyMap<number, CompiledDigitMap>,
+  system: EngineConfig['settings'],
 ): SnapshotTrunk {
+  const timeouts = t.timeouts ?? {};
   const carrier = carriers.get(t.carrier_id) ?? null;
   if (!carrier) warnings.push(`${at}: unknown carrier ${t.carrier_id}`);
   const digitMap = t.digit_map_id == null ? null : (digitMaps.get(t.digit_map_id) ?? null);
@@ -323,6 +328,13 @@ function buildTrunk(
     failover_rules: t.failover_rules ?? [],
     has_block_list: hasBlockList,
     digit_map: digitMap,
+    ring_timeout_s:
+      limit(timeouts.ring_timer, `${at}.timeouts.ring_timer`) ??
+      limit(system.default_ring_timeout_s, 'settings.default_ring_timeout_s'),
+    pdd_timeout_ms: limit(timeouts.pdd_timeout_ms, `${at}.timeouts.pdd_timeout_ms`),
+    max_duration_s:
+      limit(timeouts.max_duration, `${at}.timeouts.max_duration`) ??
+      limit(system.max_call_duration_s, 'settings.max_call_duration_s'),
   };
 }
 

@@ -48,6 +48,9 @@ describe('the answer for a routed call', () => {
         code: '44',
         code_name: 'UK',
         profit: '0.0120',
+        ring_timeout_s: null,
+        pdd_timeout_ms: null,
+        max_duration_s: null,
       },
       expect.objectContaining({ trunk_id: 11, rate: '0.0100', profit: '0.0100' }),
       expect.objectContaining({ trunk_id: 13, rate: '0.0120', profit: '0.0080' }),
@@ -84,6 +87,43 @@ describe('the answer for a routed call', () => {
     expect(first?.trunk_id).toBe(12);
     expect(first?.dnis).toBe('9999#00442071234567');
     expect(first?.ani).toBe('2125550000');
+  });
+
+  it("hands the switch each route's timers: the trunk's own, else the system defaults; the call's maximum is the lower of both trunks", () => {
+    const config = withTrunk(
+      withTrunk(
+        withTrunk(
+          baseConfig({
+            settings: { default_ij_rule: 'inter', default_ring_timeout_s: 45, max_call_duration_s: 7200 },
+          }),
+          1,
+          { timeouts: { max_duration: 3600 } },
+        ),
+        12,
+        { timeouts: { ring_timer: 20, pdd_timeout_ms: 4000, max_duration: 1800 } },
+      ),
+      11,
+      { timeouts: { max_duration: 5400, ring_timer: null } },
+    );
+    const timers = decide(buildSnapshot(config), call()).routes.map((r) => [
+      r.trunk_id,
+      r.ring_timeout_s,
+      r.pdd_timeout_ms,
+      r.max_duration_s,
+    ]);
+    expect(timers).toEqual([
+      [12, 20, 4000, 1800], // its own ring and PDD; 1800 < the ingress 3600
+      [11, 45, null, 3600], // the system ring timeout; the ingress 3600 < 5400
+      [13, 45, null, 3600], // no maximum of its own: the system's 7200, so the ingress 3600
+    ]);
+    // Without the ingress trunk's maximum the system's counts for it.
+    const open = withTrunk(config, 1, { timeouts: null });
+    expect(decide(buildSnapshot(open), call()).routes.map((r) => r.max_duration_s)).toEqual([
+      1800, 5400, 7200,
+    ]);
+    expect(() => buildSnapshot(withTrunk(config, 12, { timeouts: { ring_timer: -1 } }))).toThrow(
+      'trunks[2].timeouts.ring_timer: must be an integer >= 0, got -1',
+    );
   });
 
   it('caps the number of routes', () => {

@@ -60,6 +60,9 @@ describe('POST /api/switch/route', () => {
           rate: '0.0250',
           code: '44',
           profit: '0.0250',
+          ring_timeout_s: 60, // the system settings' defaults
+          pdd_timeout_ms: null,
+          max_duration_s: 7200,
         },
         {
           trunk_id: f.vendors[0]!.trunk,
@@ -70,6 +73,9 @@ describe('POST /api/switch/route', () => {
           rate: '0.0300',
           code: '44',
           profit: '0.0200',
+          ring_timeout_s: 60,
+          pdd_timeout_ms: null,
+          max_duration_s: 7200,
         },
       ],
     });
@@ -180,6 +186,53 @@ describe('POST /api/switch/route', () => {
     await db.updateTable('carriers').set({ is_active: true }).where('client_id', '=', f.customer).execute();
     await rebuild();
     expect(ok(await call('447700900123')).result).toBe('route');
+  });
+
+  it("hands the switch each route's timers: the trunks' timeout settings, else the system settings, which rebuild when changed", async () => {
+    const db = h.built.services.db;
+    const timers = async () =>
+      ok(await call('447700900123')).routes.map((r) => [
+        r.trunk_id,
+        r.ring_timeout_s,
+        r.pdd_timeout_ms,
+        r.max_duration_s,
+      ]);
+    const [cheap, dear] = [f.vendors[1]!.trunk, f.vendors[0]!.trunk];
+    // The timeout settings tab of the vendor trunk and of the customer's ingress trunk (stored as the trunk edit saves it).
+    const tab = (trunkId: number, timeouts: Record<string, number | null>) =>
+      db
+        .updateTable('trunks')
+        .set({ timeouts: JSON.stringify(timeouts) })
+        .where('trunk_id', '=', trunkId)
+        .execute();
+    await tab(cheap, { ring_timer: 25, pdd_timeout_ms: 3500, max_duration: 1200, call_timeout: null });
+    await tab(f.ingress, { max_duration: 3000, ring_timer: null });
+    await rebuild();
+    expect(await timers()).toEqual([
+      [cheap, 25, 3500, 1200],
+      [dear, 60, null, 3000], // the system's 60 s ring; the ingress 3000 s below the system's 7200
+    ]);
+    // A new system default reaches the routes without any other change: the setting rebuilds the snapshot.
+    ok(
+      await h.call('PATCH', '/api/config/system', {
+        token: admin,
+        body: { default_ring_timeout_s: 90, max_call_duration_s: 2400 },
+      }),
+    );
+    version = (await settled(h, admin, version)).version;
+    expect(await timers()).toEqual([
+      [cheap, 25, 3500, 1200],
+      [dear, 90, null, 2400],
+    ]);
+    await tab(cheap, {});
+    await tab(f.ingress, {});
+    ok(
+      await h.call('PATCH', '/api/config/system', {
+        token: admin,
+        body: { default_ring_timeout_s: 60, max_call_duration_s: 7200 },
+      }),
+    );
+    version = (await settled(h, admin, version)).version;
   });
 
   it('picks up rate changes incrementally: a new value is patched in, a deleted row rebuilds', async () => {

@@ -720,6 +720,12 @@ export const routeEntry = z.object({
   rate: z.string(),
   code: z.string(),
   profit: z.string(),
+  /** Seconds to ring this vendor before trying the next route: its trunk's ring timer, else the system default ring timeout. */
+  ring_timeout_s: z.number().nullable(),
+  /** Milliseconds without a provisional answer before trying the next route (the vendor trunk's PDD timeout; null: the switch's own). */
+  pdd_timeout_ms: z.number().nullable(),
+  /** Longest call over this route in seconds: the lower of the ingress and vendor trunks' maximum durations, each the system maximum call duration when unset. */
+  max_duration_s: z.number().nullable(),
 });
 export const routeAnswer = z.object({
   result: z.enum(['route', 'reject']),

@@ -32,7 +32,13 @@ const MIME: Record<string, string> = {
 };
 const BUILD_DATE = new Date().toISOString();
 /** System settings the routing engine reads (routing-settings.ts readSystemRouting). */
-const ROUTING_KEYS = ['timezone', 'default_us_ij_rule'] as const;
+/** System settings the routing snapshot holds (routing-settings readSystemRouting). */
+const ROUTING_KEYS = [
+  'timezone',
+  'default_us_ij_rule',
+  'default_ring_timeout_s',
+  'max_call_duration_s',
+] as const;
 const SUBMENU_SORTABLE = ['id', 'display_name', 'web_url', 'ordering'] as const;
 
 export function registerConfig(app: FastifyInstance, s: Services): void {
@@ -105,7 +111,7 @@ export function registerConfig(app: FastifyInstance, s: Services): void {
       await s.audit.record(trx, actorOf(ctx), 'system_setting', 'system', 'update', before, after);
       return { before, after };
     });
-    // The routing snapshot holds the time zone and the default US IJ rule: rebuild it when they change.
+    // The routing snapshot holds these settings: rebuild it when one changes.
     if (ROUTING_KEYS.some((k) => before[k] !== after[k])) s.configChanged.notify();
     return null;
   });

@@ -24,11 +24,26 @@ export async function readErrorResponses(settings: SettingsService, db?: Db): Pr
   return Array.isArray(v.responses) ? v.responses : [];
 }
 
-/** The system settings the engine needs: the time zone and the default US IJ rule (Configuration > System Setting). */
+/**
+ * The system settings the engine needs (Configuration > System Setting): the time zone, the
+ * default US IJ rule, and the default ring timeout and maximum call duration it hands the switch
+ * for trunks that set none. Changing any of them rebuilds the snapshot (config routes,
+ * ROUTING_KEYS).
+ */
 export async function readSystemRouting(
   settings: SettingsService,
   db?: Db,
-): Promise<{ timezone: string; default_ij_rule: DefaultIjRule }> {
+): Promise<{
+  timezone: string;
+  default_ij_rule: DefaultIjRule;
+  default_ring_timeout_s: number;
+  max_call_duration_s: number;
+}> {
   const system = await settings.system(db);
-  return { timezone: system.timezone, default_ij_rule: system.default_us_ij_rule };
+  return {
+    timezone: system.timezone,
+    default_ij_rule: system.default_us_ij_rule,
+    default_ring_timeout_s: system.default_ring_timeout_s,
+    max_call_duration_s: system.max_call_duration_s,
+  };
 }

@@ -15,6 +15,7 @@ import type {
   TimeProfileConfig,
   TrunkConfig,
   TrunkHostConfig,
+  TrunkTimeoutsConfig,
 } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
@@ -49,6 +50,19 @@ export interface LoadedConfig {
 }
 
 const nullable = (v: number | null | undefined): number | null => (v == null ? null : Number(v));
+
+/** The timers the engine hands to the switch, from the trunk's stored timeout settings tab (contract trunkTimeouts). */
+function timeoutsOf(stored: unknown): TrunkTimeoutsConfig | null {
+  if (stored === null || typeof stored !== 'object') return null;
+  const t = stored as Record<string, unknown>;
+  const whole = (v: unknown): number | null =>
+    typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null;
+  return {
+    ring_timer: whole(t.ring_timer),
+    pdd_timeout_ms: whole(t.pdd_timeout_ms),
+    max_duration: whole(t.max_duration),
+  };
+}
 
 function offsetMinutes(tz: string): number {
   const m = /^([+-])(\d{2})(\d{2})$/.exec(tz);
@@ -133,6 +147,7 @@ export class ConfigLoader {
           'cps_limit',
           'digit_rules',
           'failover_rules',
+          'timeouts',
         ])
         .select(sql<string | null>`min_profitability::text`.as('min_profitability'))
         .execute(),
@@ -250,6 +265,7 @@ export class ConfigLoader {
           : [],
         failover_rules: Array.isArray(t.failover_rules) ? (t.failover_rules as FailoverRuleConfig[]) : [],
         digit_map_id: extras.trunk_maps.get(t.trunk_id) ?? null,
+        timeouts: timeoutsOf(t.timeouts),
       };
     });
 
@@ -348,6 +364,8 @@ export class ConfigLoader {
         default_ij_rule: system.default_ij_rule,
         utc_offset_minutes: offsetMinutes(system.timezone),
         default_failover_rules: failover,
+        default_ring_timeout_s: system.default_ring_timeout_s,
+        max_call_duration_s: system.max_call_duration_s,
       },
     };
     return {

@@ -215,6 +215,9 @@ export function answerOf(d: RoutingDecision, errors: ErrorResponses): RouteAnswe
       rate: r.rate,
       code: r.code,
       profit: r.profit,
+      ring_timeout_s: r.ring_timeout_s,
+      pdd_timeout_ms: r.pdd_timeout_ms,
+      max_duration_s: r.max_duration_s,
     })),
   };
 }
@@ -235,7 +238,7 @@ export function answerJson(d: RoutingDecision, errors: ErrorResponses): string {
   for (let k = 0; k < routes.length; k++) {
     const r = routes[k]!;
     if (k > 0) out += ',';
-    out += `{"trunk_id":${r.trunk_id},"carrier_id":${r.carrier_id},"hosts":${hostsJson(r.hosts)},"dnis":${JSON.stringify(r.dnis)},"ani":${JSON.stringify(r.ani)},"rate":"${r.rate}","code":"${r.code}","profit":"${r.profit}"}`;
+    out += `{"trunk_id":${r.trunk_id},"carrier_id":${r.carrier_id},"hosts":${hostsJson(r.hosts)},"dnis":${JSON.stringify(r.dnis)},"ani":${JSON.stringify(r.ani)},"rate":"${r.rate}","code":"${r.code}","profit":"${r.profit}","ring_timeout_s":${r.ring_timeout_s},"pdd_timeout_ms":${r.pdd_timeout_ms},"max_duration_s":${r.max_duration_s}}`;
   }
   return out + ']},"error":null,"errors":null}';
 }

@@ -375,6 +375,19 @@ function SimulationResult({ result }: { result: Result }) {
               title: t('routing.hosts'),
               render: (_, r) => r.hosts.map((h) => `${h.ip}${h.port ? `:${h.port}` : ''}`).join(', '),
             },
+            {
+              key: 'timers',
+              title: t('routing.timers'),
+              render: (_, r) => (
+                <span data-testid={`route-timers-${r.trunk_id}`}>
+                  {t('routing.timersOf', {
+                    ring: r.ring_timeout_s ?? '—',
+                    pdd: r.pdd_timeout_ms ?? '—',
+                    max: r.max_duration_s ?? '—',
+                  })}
+                </span>
+              ),
+            },
           ]}
         />
       </Card>

@@ -257,6 +257,8 @@ const en = {
   profitPerMinute: 'Profit / min',
   dnisSent: 'DNIS sent',
   hosts: 'Hosts',
+  timers: 'Timers',
+  timersOf: 'ring {{ring}} s · PDD {{pdd}} ms · max {{max}} s',
   decisionTrace: 'Decision trace',
   steps: {
     ingress: 'Ingress trunk',
@@ -586,6 +588,8 @@ const de: typeof en = {
   profitPerMinute: 'Gewinn / Min.',
   dnisSent: 'Gesendete DNIS',
   hosts: 'Hosts',
+  timers: 'Zeitgeber',
+  timersOf: 'Klingeln {{ring}} s · PDD {{pdd}} ms · max. {{max}} s',
   decisionTrace: 'Entscheidungsweg',
   steps: {
     ingress: 'Eingangs-Trunk',
@@ -909,6 +913,8 @@ const ch: typeof en = {
   profitPerMinute: '每分钟利润',
   dnisSent: '发送的 DNIS',
   hosts: '主机',
+  timers: '计时器',
+  timersOf: '振铃 {{ring}} 秒 · PDD {{pdd}} 毫秒 · 最长 {{max}} 秒',
   decisionTrace: '决策过程',
   steps: {
     ingress: '入向中继',
