@@ -232,6 +232,8 @@ test('a simulated call shows the chosen vendor, the ingress and vendor rates and
   await expect(routes.nth(1)).toContainText(second.trunkName);
   await expect(routes.nth(1)).toContainText(SECOND_VENDOR_RATE);
   await expect(routes.nth(1)).toContainText('0.0400');
+  // The timers the switch gets per route: no trunk sets any, so the system defaults (no PDD timeout).
+  await expect(routes.nth(0)).toContainText('ring 60 s · max 7200 s');
 
   const considered = page.getByTestId('vendors-considered');
   await expect(considered.locator('tbody tr').filter({ hasText: names.vendorTrunk })).toContainText('kept');

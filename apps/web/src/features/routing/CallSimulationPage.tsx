@@ -380,11 +380,13 @@ function SimulationResult({ result }: { result: Result }) {
               title: t('routing.timers'),
               render: (_, r) => (
                 <span data-testid={`route-timers-${r.trunk_id}`}>
-                  {t('routing.timersOf', {
-                    ring: r.ring_timeout_s ?? '—',
-                    pdd: r.pdd_timeout_ms ?? '—',
-                    max: r.max_duration_s ?? '—',
-                  })}
+                  {[
+                    r.ring_timeout_s !== null && t('routing.timerRing', { s: r.ring_timeout_s }),
+                    r.pdd_timeout_ms !== null && t('routing.timerPdd', { ms: r.pdd_timeout_ms }),
+                    r.max_duration_s !== null && t('routing.timerMax', { s: r.max_duration_s }),
+                  ]
+                    .filter(Boolean)
+                    .join(' · ') || '—'}
                 </span>
               ),
             },

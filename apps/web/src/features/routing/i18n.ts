@@ -258,7 +258,9 @@ const en = {
   dnisSent: 'DNIS sent',
   hosts: 'Hosts',
   timers: 'Timers',
-  timersOf: 'ring {{ring}} s · PDD {{pdd}} ms · max {{max}} s',
+  timerRing: 'ring {{s}} s',
+  timerPdd: 'PDD {{ms}} ms',
+  timerMax: 'max {{s}} s',
   decisionTrace: 'Decision trace',
   steps: {
     ingress: 'Ingress trunk',
@@ -589,7 +591,9 @@ const de: typeof en = {
   dnisSent: 'Gesendete DNIS',
   hosts: 'Hosts',
   timers: 'Zeitgeber',
-  timersOf: 'Klingeln {{ring}} s · PDD {{pdd}} ms · max. {{max}} s',
+  timerRing: 'Klingeln {{s}} s',
+  timerPdd: 'PDD {{ms}} ms',
+  timerMax: 'max. {{s}} s',
   decisionTrace: 'Entscheidungsweg',
   steps: {
     ingress: 'Eingangs-Trunk',
@@ -914,7 +918,9 @@ const ch: typeof en = {
   dnisSent: '发送的 DNIS',
   hosts: '主机',
   timers: '计时器',
-  timersOf: '振铃 {{ring}} 秒 · PDD {{pdd}} 毫秒 · 最长 {{max}} 秒',
+  timerRing: '振铃 {{s}} 秒',
+  timerPdd: 'PDD {{ms}} 毫秒',
+  timerMax: '最长 {{s}} 秒',
   decisionTrace: '决策过程',
   steps: {
     ingress: '入向中继',
