@@ -10,6 +10,7 @@ import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
  * into the international one before pricing, as the call simulation shows; a source IP blocked on
  * Inbound Media IP Blocking and an OCN on the STIOCN Block List refuse the call with their reason.
  * A map chosen on the vendor trunk's digit manipulation tab rewrites the number the vendor gets.
+ * The vendor trunk's timeout settings reach the route the switch gets (ring, PDD, max duration).
  *
  * The termination around it (rate tables, vendor, customer, ingress trunk, LCR plan) is set up over
  * the API; spec 20 proves those screens.
@@ -184,6 +185,37 @@ test('the vendor trunk’s digit manipulation tab assigns a digital map, links t
   ).toBeNull();
   await simulate(page, '02071234567');
   await expect(page.getByTestId(`route-${vendor.trunkId}`)).not.toContainText('011442071234567');
+});
+
+test('the vendor trunk’s timeout settings reach the switch: the route carries its ring timer and the lower maximum duration', async ({
+  page,
+}) => {
+  test.slow();
+  const openTimeouts = async () => {
+    await enterAsAdmin(page, `/routing/trunks/edit/${vendor.trunkId}/egress`);
+    await page.getByTestId('tab-timeouts').click();
+  };
+  await openTimeouts();
+  await page.getByTestId('field-timeouts-ring_timer').fill('25');
+  await page.getByTestId('field-timeouts-pdd_timeout_ms').fill('4000');
+  await page.getByTestId('field-timeouts-max_duration').fill('1800');
+  await page.getByTestId('form-save').click();
+  await expect(flash(page)).toHaveText('Modified successfully');
+
+  // The customer's trunk sets no maximum, so the system's 7200 s counts for it: the vendor's 1800 s is lower.
+  await simulate(page, '02071234567');
+  await expect(page.getByTestId(`route-timers-${vendor.trunkId}`)).toHaveText(
+    'ring 25 s · PDD 4000 ms · max 1800 s',
+  );
+
+  // Cleared again, the route falls back to the system defaults.
+  await openTimeouts();
+  for (const f of ['ring_timer', 'pdd_timeout_ms', 'max_duration'])
+    await page.getByTestId(`field-timeouts-${f}`).fill('');
+  await page.getByTestId('form-save').click();
+  await expect(flash(page)).toHaveText('Modified successfully');
+  await simulate(page, '02071234567');
+  await expect(page.getByTestId(`route-timers-${vendor.trunkId}`)).toHaveText('ring 60 s · max 7200 s');
 });
 
 test('a blocked source IP and a blocked OCN refuse the call, with the reason', async ({ page }) => {
