@@ -173,8 +173,6 @@ export interface SnapshotSettings {
   readonly utc_offset_minutes: number;
   readonly default_failover_rules: readonly FailoverRuleConfig[];
   readonly max_routes: number | null;
-  readonly default_ring_timeout_s: number | null;
-  readonly max_call_duration_s: number | null;
 }
 
 export interface RoutingSnapshot {

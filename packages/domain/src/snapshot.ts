@@ -53,6 +53,9 @@ function limit(value: number | null | undefined, field: string): number | null {
   return value;
 }
 
+/** The system's timers for trunks that set none (settings.default_ring_timeout_s, max_call_duration_s). */
+type TimerDefaults = Pick<SnapshotTrunk, 'ring_timeout_s' | 'max_duration_s'>;
+
 interface MutableRouteTrunk extends Omit<RouteTrunk, 'trunk' | 'repeated'> {
   trunk: SnapshotTrunk | null;
   repeated: boolean;
@@ -209,6 +212,10 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
 
   const trunks = new Map<number, SnapshotTrunk>();
   const ingressHosts = new HostIndex<SnapshotTrunk>();
+  const timerDefaults: TimerDefaults = {
+    ring_timeout_s: limit(config.settings.default_ring_timeout_s, 'settings.default_ring_timeout_s'),
+    max_duration_s: limit(config.settings.max_call_duration_s, 'settings.max_call_duration_s'),
+  };
   config.trunks.forEach((t, i) => {
     const at = `trunks[${i}]`;
     const trunk = buildTrunk(
@@ -221,7 +228,7 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
       warnings,
       blockList.hasTrunk(t.trunk_id),
       digitMaps,
-      config.settings,
+      timerDefaults,
     );
     trunks.set(t.trunk_id, trunk);
     if (t.direction !== 'ingress') return;
@@ -261,8 +268,6 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
       utc_offset_minutes: settings.utc_offset_minutes ?? 0,
       default_failover_rules: settings.default_failover_rules ?? [],
       max_routes: settings.max_routes ?? null,
-      default_ring_timeout_s: settings.default_ring_timeout_s ?? null,
-      max_call_duration_s: settings.max_call_duration_s ?? null,
     },
     format: formatMoney,
     warnings,
@@ -281,7 +286,7 @@ function buildTrunk(
   warnings: string[],
   hasBlockList: boolean,
   digitMaps: ReadonlyMap<number, CompiledDigitMap>,
-  system: EngineConfig['settings'],
+  defaults: TimerDefaults,
 ): SnapshotTrunk {
   const timeouts = t.timeouts ?? {};
   const carrier = carriers.get(t.carrier_id) ?? null;
@@ -328,13 +333,9 @@ function buildTrunk(
     failover_rules: t.failover_rules ?? [],
     has_block_list: hasBlockList,
     digit_map: digitMap,
-    ring_timeout_s:
-      limit(timeouts.ring_timer, `${at}.timeouts.ring_timer`) ??
-      limit(system.default_ring_timeout_s, 'settings.default_ring_timeout_s'),
+    ring_timeout_s: limit(timeouts.ring_timer, `${at}.timeouts.ring_timer`) ?? defaults.ring_timeout_s,
     pdd_timeout_ms: limit(timeouts.pdd_timeout_ms, `${at}.timeouts.pdd_timeout_ms`),
-    max_duration_s:
-      limit(timeouts.max_duration, `${at}.timeouts.max_duration`) ??
-      limit(system.max_call_duration_s, 'settings.max_call_duration_s'),
+    max_duration_s: limit(timeouts.max_duration, `${at}.timeouts.max_duration`) ?? defaults.max_duration_s,
   };
 }
 

@@ -15,6 +15,7 @@ import { AppError, forbidden, invalidField, notFound } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import { pick } from './settings';
+import { SYSTEM_ROUTING_KEYS } from '../routing/routing-settings';
 
 /** Upload kinds: allowed extensions and who may upload them. */
 const UPLOADS: Record<string, { types: string[]; maxMb: number; func?: string }> = {
@@ -31,14 +32,6 @@ const MIME: Record<string, string> = {
   ico: 'image/x-icon',
 };
 const BUILD_DATE = new Date().toISOString();
-/** System settings the routing engine reads (routing-settings.ts readSystemRouting). */
-/** System settings the routing snapshot holds (routing-settings readSystemRouting). */
-const ROUTING_KEYS = [
-  'timezone',
-  'default_us_ij_rule',
-  'default_ring_timeout_s',
-  'max_call_duration_s',
-] as const;
 const SUBMENU_SORTABLE = ['id', 'display_name', 'web_url', 'ordering'] as const;
 
 export function registerConfig(app: FastifyInstance, s: Services): void {
@@ -112,7 +105,7 @@ export function registerConfig(app: FastifyInstance, s: Services): void {
       return { before, after };
     });
     // The routing snapshot holds these settings: rebuild it when one changes.
-    if (ROUTING_KEYS.some((k) => before[k] !== after[k])) s.configChanged.notify();
+    if (SYSTEM_ROUTING_KEYS.some((k) => before[k] !== after[k])) s.configChanged.notify();
     return null;
   });
 

@@ -17,6 +17,14 @@ type Row = api.rateGeneration.AnalysisRow;
 type Change = api.rateGeneration.RateChange;
 type Column = api.rates.RateColumn;
 
+/**
+ * A rate column as SQL over rows aliased `alias`: the first of the column's fallbacks the row has
+ * (the engine's rule, domain RATE_COLUMN_FALLBACK), so both sides are priced as a call would be.
+ */
+function columnOf(alias: string, column: Column): RawBuilder<string> {
+  return sql<string>`coalesce(${sql.join(RATE_COLUMN_FALLBACK[column].map((c) => sql.ref(`${alias}.${c}`)))})`;
+}
+
 /** A compared code as the query gives it (amounts as numeric text). */
 interface JoinedRow {
   code: string;
@@ -53,14 +61,6 @@ const CHUNK = 2000;
  * apply writes them (rates/import/apply.ts rounds the same way). This is the one place the change
  * of a code is decided: the list, the summary and the export all read it.
  */
-/**
- * A rate column as SQL over rows aliased `alias`: the first of the column's fallbacks the row has
- * (the engine's rule, domain RATE_COLUMN_FALLBACK), so both sides are priced as a call would be.
- */
-function columnOf(alias: string, column: Column): RawBuilder<string> {
-  return sql<string>`coalesce(${sql.join(RATE_COLUMN_FALLBACK[column].map((c) => sql.ref(`${alias}.${c}`)))})`;
-}
-
 function compared(
   historyId: number,
   tableId: number,

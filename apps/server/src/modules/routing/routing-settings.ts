@@ -1,13 +1,13 @@
-import type { api } from '@tandem/contract';
-import type { DefaultIjRule, FailoverRuleConfig } from '@tandem/domain';
+import type { api, SystemSettings } from '@tandem/contract';
+import type { FailoverRuleConfig } from '@tandem/domain';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import type { SettingsService } from '../config/settings';
 
 /**
  * Routing settings kept in the settings table: the system default failover rules, the route error
- * responses (global route error), and what the engine reads from the system settings (time zone,
- * default US IJ rule).
+ * responses (global route error), and what the engine reads from the system settings
+ * (SYSTEM_ROUTING_KEYS).
  */
 export const FAILOVER_KEY = 'routing_default_failover';
 export const ERROR_RESPONSE_KEY = 'routing_error_responses';
@@ -25,25 +25,19 @@ export async function readErrorResponses(settings: SettingsService, db?: Db): Pr
 }
 
 /**
- * The system settings the engine needs (Configuration > System Setting): the time zone, the
- * default US IJ rule, and the default ring timeout and maximum call duration it hands the switch
- * for trunks that set none. Changing any of them rebuilds the snapshot (config routes,
- * ROUTING_KEYS).
+ * The system settings the routing snapshot holds (Configuration > System Setting): the time zone,
+ * the default US IJ rule, and the default ring timeout and maximum call duration it hands the
+ * switch for trunks that set none. Changing any of them rebuilds the snapshot (config routes).
  */
-export async function readSystemRouting(
-  settings: SettingsService,
-  db?: Db,
-): Promise<{
-  timezone: string;
-  default_ij_rule: DefaultIjRule;
-  default_ring_timeout_s: number;
-  max_call_duration_s: number;
-}> {
+export const SYSTEM_ROUTING_KEYS = [
+  'timezone',
+  'default_us_ij_rule',
+  'default_ring_timeout_s',
+  'max_call_duration_s',
+] as const;
+export type SystemRouting = Pick<SystemSettings, (typeof SYSTEM_ROUTING_KEYS)[number]>;
+
+export async function readSystemRouting(settings: SettingsService, db?: Db): Promise<SystemRouting> {
   const system = await settings.system(db);
-  return {
-    timezone: system.timezone,
-    default_ij_rule: system.default_us_ij_rule,
-    default_ring_timeout_s: system.default_ring_timeout_s,
-    max_call_duration_s: system.max_call_duration_s,
-  };
+  return Object.fromEntries(SYSTEM_ROUTING_KEYS.map((k) => [k, system[k]])) as SystemRouting;
 }

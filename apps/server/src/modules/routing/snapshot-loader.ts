@@ -51,19 +51,6 @@ export interface LoadedConfig {
 
 const nullable = (v: number | null | undefined): number | null => (v == null ? null : Number(v));
 
-/** The timers the engine hands to the switch, from the trunk's stored timeout settings tab (contract trunkTimeouts). */
-function timeoutsOf(stored: unknown): TrunkTimeoutsConfig | null {
-  if (stored === null || typeof stored !== 'object') return null;
-  const t = stored as Record<string, unknown>;
-  const whole = (v: unknown): number | null =>
-    typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null;
-  return {
-    ring_timer: whole(t.ring_timer),
-    pdd_timeout_ms: whole(t.pdd_timeout_ms),
-    max_duration: whole(t.max_duration),
-  };
-}
-
 function offsetMinutes(tz: string): number {
   const m = /^([+-])(\d{2})(\d{2})$/.exec(tz);
   if (!m) return 0;
@@ -265,7 +252,8 @@ export class ConfigLoader {
           : [],
         failover_rules: Array.isArray(t.failover_rules) ? (t.failover_rules as FailoverRuleConfig[]) : [],
         digit_map_id: extras.trunk_maps.get(t.trunk_id) ?? null,
-        timeouts: timeoutsOf(t.timeouts),
+        // The stored timeout settings tab (contract trunkTimeouts); the snapshot build checks the timers it reads.
+        timeouts: (t.timeouts ?? null) as TrunkTimeoutsConfig | null,
       };
     });
 
@@ -361,7 +349,7 @@ export class ConfigLoader {
       ocn_blocks: extras.ocn_blocks,
       jurisdiction: jurisdiction,
       settings: {
-        default_ij_rule: system.default_ij_rule,
+        default_ij_rule: system.default_us_ij_rule,
         utc_offset_minutes: offsetMinutes(system.timezone),
         default_failover_rules: failover,
         default_ring_timeout_s: system.default_ring_timeout_s,

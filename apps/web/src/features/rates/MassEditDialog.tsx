@@ -4,17 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client';
 import { useFeedback } from '../../app/feedback';
+import { RATE_COLUMN_LABEL } from './columns';
 import './i18n';
 
 type Column = api.rates.RateColumn;
 type Change = { action: (typeof api.rates.MASS_EDIT_ACTIONS)[number]; value?: string };
-const LABEL: Record<Column, string> = {
-  rate: 'rates.rate',
-  intra_rate: 'rates.intraRate',
-  inter_rate: 'rates.interRate',
-  ij_rate: 'rates.ijRate',
-  local_rate: 'rates.localRate',
-};
 
 /**
  * Rate mass edit: per money column no change, set to, increase by, decrease by or multiply by, on
@@ -100,7 +94,12 @@ export function MassEditDialog({
           const ch = changes[c] ?? { action: 'no_change' };
           const err = errors[`changes.${c}.value`] ?? errors[`changes.${c}`];
           return (
-            <Form.Item key={c} label={t(LABEL[c])} validateStatus={err ? 'error' : undefined} help={err}>
+            <Form.Item
+              key={c}
+              label={t(RATE_COLUMN_LABEL[c])}
+              validateStatus={err ? 'error' : undefined}
+              help={err}
+            >
               <Space.Compact style={{ width: '100%' }}>
                 <Select
                   style={{ width: 180 }}

@@ -3,17 +3,11 @@ import { Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useApi } from '../../api/queries';
+import { RATE_COLUMN_LABEL } from './columns';
 import './i18n';
 import { useListState } from './useListState';
 
 type Row = z.infer<typeof api.rates.massEditLogRow>;
-const COLUMN: Record<string, string> = {
-  rate: 'rates.rate',
-  intra_rate: 'rates.intraRate',
-  inter_rate: 'rates.interRate',
-  ij_rate: 'rates.ijRate',
-  local_rate: 'rates.localRate',
-};
 
 /** Log > Rate Mass Edit Log: who changed which rates of which table, how, and how many rows. */
 export default function RateMassEditLogPage() {
@@ -28,7 +22,7 @@ export default function RateMassEditLogPage() {
     Object.entries(actions)
       .map(([c, a]) => {
         const x = a as { action: string; value?: string };
-        return `${t(COLUMN[c] ?? c)}: ${t(`rates.massEditActions.${x.action}`)} ${x.value ?? ''}`.trim();
+        return `${t(RATE_COLUMN_LABEL[c as api.rates.RateColumn] ?? c)}: ${t(`rates.massEditActions.${x.action}`)} ${x.value ?? ''}`.trim();
       })
       .join('; ');
   const filterText = (f: Record<string, unknown>) =>

@@ -18,6 +18,7 @@ import { InlineEditActions } from '../../components/EditDeleteActions';
 import { Spinner } from '../../components/Spinner';
 import { serverMessage } from '../../i18n';
 import { getToken } from '../../lib/storage';
+import { RATE_COLUMN_LABEL } from './columns';
 import './i18n';
 import { MassEditDialog } from './MassEditDialog';
 import { RateImportDialog } from './RateImportDialog';
@@ -32,11 +33,7 @@ const LABEL: Record<Column, string> = {
   code: 'rates.code',
   code_name: 'rates.codeName',
   country: 'rates.country',
-  rate: 'rates.rate',
-  intra_rate: 'rates.intraRate',
-  inter_rate: 'rates.interRate',
-  ij_rate: 'rates.ijRate',
-  local_rate: 'rates.localRate',
+  ...RATE_COLUMN_LABEL,
   min_time: 'rates.minTime',
   interval: 'rates.interval',
   setup_fee: 'rates.setupFee',
