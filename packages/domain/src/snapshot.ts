@@ -16,7 +16,7 @@ import { JurisdictionIndex } from './jurisdiction';
 import { formatMoney } from './money';
 import { HostIndex } from './network';
 import { PrefixIndex } from './prefix-index';
-import { MoneyReader, buildCodeDeckSteps, rateTableHead } from './snapshot-rates';
+import { MoneyReader, RateTableView, buildCodeDeckSteps } from './snapshot-rates';
 import { runSteps, type Steps } from './steps';
 import { SnapshotError } from './snapshot-types';
 import type {
@@ -145,18 +145,10 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
   const carriers = new Map<number, SnapshotCarrier>();
   config.carriers.forEach((c, i) => carriers.set(c.carrier_id, buildCarrier(c, `carriers[${i}]`, money)));
 
-  const heads = config.rate_tables.map((t, i) => rateTableHead(t, `rate_tables[${i}]`, i));
+  const tables = config.rate_tables.map((t, i) => new RateTableView(t, `rate_tables[${i}]`, i));
   const { deck: codeDeck, store: rates } = yield* buildCodeDeckSteps(config.rate_tables, money);
   const rateTables = new Map<number, SnapshotRateTable>();
-  for (const head of heads) {
-    rateTables.set(head.rate_table_id, {
-      ...head,
-      lookup: (number: string, atMs: number) => {
-        const k = codeDeck.lookup(head.slot, number, atMs);
-        return k < 0 ? undefined : rates.row(k);
-      },
-    });
-  }
+  for (const table of tables) rateTables.set(table.rate_table_id, table.attach(codeDeck, rates));
   const rateTable = (id: number | null | undefined, where: string): SnapshotRateTable | null => {
     if (id == null) return null;
     const found = rateTables.get(id);

@@ -104,4 +104,16 @@ describe('buildSnapshot', () => {
     expect(snapshot.rate_tables.get(11)?.lookup('4479', 0)?.interval).toBe(1);
     expect(snapshot.format(12_345n, 4)).toBe('0.0123');
   });
+
+  it('gives every rate table one shape (the hot path reads eleven of them per call)', () => {
+    const tables = [...buildSnapshot(baseConfig()).rate_tables.values()];
+    expect(tables.length).toBeGreaterThan(1);
+    // One class with `lookup` on its prototype: an own closure per table gave each its own hidden class.
+    const proto = Object.getPrototypeOf(tables[0]);
+    for (const table of tables) {
+      expect(Object.getPrototypeOf(table)).toBe(proto);
+      expect(Object.keys(table)).toEqual(Object.keys(tables[0] as object));
+      expect(Object.hasOwn(table, 'lookup')).toBe(false);
+    }
+  });
 });
