@@ -18,9 +18,10 @@
  * Layout: one block of 12 ints per trie node in `nodes`: [first entry, end of entries, child
  * for digit 0 .. child for digit 9] (child 0 = none), so a step of the walk reads one cache line
  * for both "does this code have rows" and "where next". Entries (one per table having the
- * code, sorted by table slot) give the table in `entryTable` and a slice of rows
- * `rowStart[entry] .. rowStart[entry + 1]` (latest effective date first) with their windows in
- * `starts` / `ends`.
+ * code, sorted by table slot) hold the table and the entry's first row side by side in `entries`;
+ * the entry's rows run to the next entry's first row (latest effective date first), and each
+ * row's effective and end dates sit side by side in `windows`. So finding a table's row reads
+ * two regions of memory, not four: on a 700,000-code deck each region is a cache miss.
  */
 import { PrefixCodeError } from './prefix-index';
 import type { PrefixRow } from './prefix-index';
@@ -63,10 +64,10 @@ export function deckRowsOf(rows: readonly PrefixRow[]): DeckRows {
 export class CodeDeck {
   private constructor(
     private readonly nodes: Int32Array,
-    private readonly entryTable: Int32Array,
-    private readonly rowStart: Int32Array,
-    private readonly starts: Float64Array,
-    private readonly ends: Float64Array,
+    /** Per entry e: [2e] its table, [2e + 1] its first row; one pair more holds the row count. */
+    private readonly entries: Int32Array,
+    /** Per row k: [2k] effective date, [2k + 1] end date (epoch ms, +-Infinity when open). */
+    private readonly windows: Float64Array,
     /** Rows over all tables. */
     readonly rowCount: number,
     /** Distinct codes over all tables. */
@@ -178,9 +179,16 @@ export class CodeDeck {
     if (previousNode >= 0) nodes[previousNode * NODE + 1] = entries;
     rowStartAll[entries] = total;
     const rowStart = rowStartAll.slice(0, entries + 1);
+    // Each entry's table and first row side by side: find() reads both, one cache line.
+    const pairs = new Int32Array((entries + 1) * 2);
+    for (let e = 0; e < entries; e++) {
+      pairs[e * 2] = entryTableAll[e] as number;
+      pairs[e * 2 + 1] = rowStart[e] as number;
+    }
+    pairs[entries * 2] = -1;
+    pairs[entries * 2 + 1] = total;
 
-    const starts = new Float64Array(total);
-    const ends = new Float64Array(total);
+    const windows = new Float64Array(total * 2);
     let visited = 0;
     for (let e = 0; e < entries; e++) {
       const from = rowStart[e] as number;
@@ -197,19 +205,11 @@ export class CodeDeck {
         const table = tables[t] as DeckRows;
         const i = row - (first[t] as number);
         visit(t, i, k);
-        starts[k] = table.start(i);
-        ends[k] = table.end(i);
+        windows[k * 2] = table.start(i);
+        windows[k * 2 + 1] = table.end(i);
       }
     }
-    return new CodeDeck(
-      nodes.slice(0, nodeCount * NODE),
-      entryTableAll.slice(0, entries),
-      rowStart,
-      starts,
-      ends,
-      total,
-      codeCount,
-    );
+    return new CodeDeck(nodes.slice(0, nodeCount * NODE), pairs, windows, total, codeCount);
   }
 
   /** Records into `path` the nodes along `number` (its digits up to the first non-digit, at most 63) that carry rows. */
@@ -246,7 +246,7 @@ export class CodeDeck {
    * Deepest node first; a node whose rows of this table are all out of date is skipped.
    */
   find(table: number, path: DeckPath, atMs: number): number {
-    const { nodes, entryTable, rowStart, starts, ends } = this;
+    const { nodes, entries, windows } = this;
     for (let d = path.count - 1; d >= 0; d--) {
       const base = (path.nodes[d] as number) * NODE;
       const first = nodes[base] as number;
@@ -254,10 +254,10 @@ export class CodeDeck {
       // Entries are sorted by table and unique per table, so this table's entry is at most
       // `table` places in: look there first (every table has the code: found at once), then back.
       let e = first + table < end ? first + table : end - 1;
-      while (e >= first && (entryTable[e] as number) > table) e--;
-      if (e < first || entryTable[e] !== table) continue;
-      for (let k = rowStart[e] as number, to = rowStart[e + 1] as number; k < to; k++) {
-        if ((starts[k] as number) <= atMs && atMs < (ends[k] as number)) return k;
+      while (e >= first && (entries[e * 2] as number) > table) e--;
+      if (e < first || entries[e * 2] !== table) continue;
+      for (let k = entries[e * 2 + 1] as number, to = entries[e * 2 + 3] as number; k < to; k++) {
+        if ((windows[k * 2] as number) <= atMs && atMs < (windows[k * 2 + 1] as number)) return k;
       }
     }
     return -1;
