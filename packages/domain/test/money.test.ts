@@ -199,6 +199,8 @@ describe('formatMoney fast path', () => {
     // where the 32-bit integer path (below 10^9 micro-units) hands over to the double path
     fc.bigInt({ min: 999_000_000n, max: 1_001_000_000n }),
     fc.bigInt({ min: -1_001_000_000n, max: -999_000_000n }),
+    // below one unit, where texts are kept and given again
+    fc.bigInt({ min: -1_000_000n, max: 1_000_000n }),
   );
 
   it('agrees with bigint-only formatting everywhere, including around 10^9 and 2^52', () => {
@@ -220,6 +222,25 @@ describe('formatMoney fast path', () => {
     ]) {
       for (let n = 0; n <= 6; n++) expect(formatMoney(m, n)).toBe(referenceFormat(m, n));
     }
+  });
+});
+
+describe('formatMoney below one unit (texts kept for reuse)', () => {
+  it('gives the same text the first and the second time, for both signs and every place count', () => {
+    const amounts = [0n, 1n, 4n, 5n, 49n, 50n, 499_999n, 500_000n, 999_499n, 999_500n, 999_999n, 12_345n];
+    for (let n = 0; n <= 6; n++) {
+      for (const m of [...amounts, ...amounts.map((v) => -v)]) {
+        const first = formatMoney(m, n);
+        expect(first).toBe(referenceFormat(m, n));
+        expect(formatMoney(m, n)).toBe(first);
+      }
+    }
+    // rounding to zero keeps no minus sign, and a kept "-0.x" text is not given for "0.x"
+    expect(formatMoney(-4n, 5)).toBe('0.00000');
+    expect(formatMoney(-123_400n, 4)).toBe('-0.1234');
+    expect(formatMoney(123_400n, 4)).toBe('0.1234');
+    expect(formatMoneyDifference(10_000n, 22_345n, 6)).toBe('-0.012345');
+    expect(formatMoneyDifference(22_345n, 10_000n, 6)).toBe('0.012345');
   });
 });
 
