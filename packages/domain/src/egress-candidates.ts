@@ -14,7 +14,7 @@ import { drawByPercentage, orderDynamic } from './egress-order';
 import type { EgressCandidate } from './egress-order';
 import { rateColumnFor } from './jurisdiction';
 import type { Jurisdiction, RateColumn } from './jurisdiction';
-import { formatMoneyDifference, marginPercent, maximumCost } from './money';
+import { formatMicros, formatMoneyDifference, isExactMicros, marginPercent, maximumCost } from './money';
 import type { Micros } from './money';
 import { EGRESS_DROP } from './reject-codes';
 import type { EgressDropReason } from './reject-codes';
@@ -43,8 +43,9 @@ export interface EgressContext {
   readonly ani: string;
   readonly dnis: string;
   readonly lrn: string | null;
-  /** Set once the ingress side is priced. */
+  /** Set once the ingress side is priced; `ingressNear` is Number(ingressRate). */
   ingressRate: Micros;
+  ingressNear: number;
   readonly ingressDecimals: number;
   /** The customer's minimum margin in micro-percent (ingress trunk's, else its carrier's). */
   readonly customerMinMargin: Micros | null;
@@ -388,6 +389,10 @@ function traceKept(
 export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
   const { trunk, table, k } = c;
   const { format, rates } = ctx.snapshot;
+  // Each rate converted to a number once (the ingress rate once per call): Number() of a bigint is a runtime call.
+  const near = Number(c.rate);
+  const exact = isExactMicros(near) && isExactMicros(ctx.ingressNear);
+  const marginDecimals = table.decimals > ctx.ingressDecimals ? table.decimals : ctx.ingressDecimals;
   let ani = ctx.ani;
   let dnis = ctx.dnis;
   const mapped = applyDigitMap(trunk.digit_map, ani, dnis);
@@ -415,10 +420,12 @@ export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
     dnis: trunk.tech_prefix + rewriteNumber(dnis, trunk.numbers.dnis),
     ani: rewriteNumber(ani, trunk.numbers.ani),
     rate_table_id: table.rate_table_id,
-    rate: format(c.rate, table.decimals),
+    rate: exact ? formatMicros(near, table.decimals) : format(c.rate, table.decimals),
     code: rates.code[k] as string,
     code_name: rates.codeName[k] ?? null,
-    profit: formatMoneyDifference(ctx.ingressRate, c.rate, Math.max(table.decimals, ctx.ingressDecimals)),
+    profit: exact
+      ? formatMicros(ctx.ingressNear - near, marginDecimals)
+      : formatMoneyDifference(ctx.ingressRate, c.rate, marginDecimals),
     ring_timeout_s: trunk.ring_timeout_s,
     pdd_timeout_ms: trunk.pdd_timeout_ms,
     max_duration_s: lower(ctx.maxDuration, trunk.max_duration_s),

@@ -210,6 +210,21 @@ function formatSmall(micros: number, decimals: number): string {
   return negative ? `-${text}` : text;
 }
 
+/**
+ * formatMoney for an amount already converted with Number(), when `isExactMicros` holds for it:
+ * the routing answer converts the ingress rate once per call and each vendor rate once, and
+ * formats both the rate and the margin from those numbers (Number() of a bigint is a runtime call).
+ */
+export function formatMicros(micros: number, decimals: number): string {
+  stepOf(decimals);
+  return formatSmall(micros, decimals);
+}
+
+/** Whether a Number() of an amount is exact and so is the difference of two such (|n| < 2^51). */
+export function isExactMicros(near: number): boolean {
+  return near < HALF_EXACT_DOUBLE && near > -HALF_EXACT_DOUBLE;
+}
+
 /** formatMoney(a - b, decimals) without allocating the difference when both are small. */
 export function formatMoneyDifference(a: Micros, b: Micros, decimals: number): string {
   const x = Number(a);

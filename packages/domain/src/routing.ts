@@ -306,6 +306,7 @@ export function decide(
     dnis,
     lrn,
     ingressRate: 0n,
+    ingressNear: 0,
     ingressDecimals: table.decimals,
     customerMinMargin: trunk.min_profitability ?? carrier.min_profitability,
     maxDuration: trunk.max_duration_s,
@@ -335,6 +336,7 @@ export function decide(
   const rates = snapshot.rates;
   const ingressRate = rates.rateAt(k, column);
   ctx.ingressRate = ingressRate;
+  ctx.ingressNear = Number(ingressRate);
   const ingress = ingressLeg(
     match,
     snapshot.format(ingressRate, table.decimals),

@@ -109,7 +109,7 @@ describe('buildSnapshot', () => {
     const tables = [...buildSnapshot(baseConfig()).rate_tables.values()];
     expect(tables.length).toBeGreaterThan(1);
     // One class with `lookup` on its prototype: an own closure per table gave each its own hidden class.
-    const proto = Object.getPrototypeOf(tables[0]);
+    const proto: unknown = Object.getPrototypeOf(tables[0]);
     for (const table of tables) {
       expect(Object.getPrototypeOf(table)).toBe(proto);
       expect(Object.keys(table)).toEqual(Object.keys(tables[0] as object));

@@ -5,7 +5,9 @@ import {
   chargeForSeconds,
   divideRoundHalfUp,
   formatMoney,
+  formatMicros,
   formatMoneyDifference,
+  isExactMicros,
   marginPercent,
   maximumCost,
   meetsMinimumMargin,
@@ -241,6 +243,22 @@ describe('formatMoney below one unit (texts kept for reuse)', () => {
     expect(formatMoney(123_400n, 4)).toBe('0.1234');
     expect(formatMoneyDifference(10_000n, 22_345n, 6)).toBe('-0.012345');
     expect(formatMoneyDifference(22_345n, 10_000n, 6)).toBe('0.012345');
+  });
+});
+
+describe('formatMicros (amounts already converted with Number)', () => {
+  it('formats like formatMoney wherever isExactMicros holds, and says where that ends', () => {
+    const limit = 2n ** 51n;
+    fc.assert(
+      fc.property(fc.bigInt({ min: -limit + 1n, max: limit - 1n }), places, (m, n) => {
+        return isExactMicros(Number(m)) && formatMicros(Number(m), n) === referenceFormat(m, n);
+      }),
+      { numRuns: 1000 },
+    );
+    expect(isExactMicros(Number(limit - 1n))).toBe(true);
+    expect(isExactMicros(Number(limit))).toBe(false);
+    expect(isExactMicros(Number(-limit))).toBe(false);
+    expect(() => formatMicros(1, 7)).toThrow(RangeError);
   });
 });
 

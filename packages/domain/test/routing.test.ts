@@ -75,6 +75,24 @@ describe('the answer for a routed call', () => {
     ]);
   });
 
+  it('formats rates and margins of any size exactly (beyond the number fast path too)', () => {
+    // 2^51 micro-units is about 2.25 billion a minute: above it the answer formats from bigints.
+    const config = baseConfig({
+      rate_tables: [
+        rates(1, [{ code: '44', rate: '9000000000.123456' }], { decimal_places: 6 }),
+        rates(11, [{ code: '44', rate: '0.000001' }], { decimal_places: 6 }),
+        rates(12, [{ code: '44', rate: '8999999999.99' }], { decimal_places: 2 }),
+        rates(13, [{ code: '44', rate: '2251799813.685249' }], { decimal_places: 6 }),
+      ],
+    });
+    const routes = decide(buildSnapshot(config), call()).routes;
+    expect(routes.map((r) => [r.trunk_id, r.rate, r.profit])).toEqual([
+      [11, '0.000001', '9000000000.123455'],
+      [13, '2251799813.685249', '6748200186.438207'],
+      [12, '8999999999.99', '0.133456'],
+    ]);
+  });
+
   it('applies the egress digit rules and puts the egress tech prefix in front', () => {
     const config = withTrunk(baseConfig(), 12, {
       tech_prefix: '9999#',
