@@ -9,7 +9,7 @@
  *   identifier, a UUID). A call naming a listed OCN or origid is rejected: 403 ocn_blocked. OCNs
  *   compare upper-case, origids lower-case.
  */
-import { HostIndex, type HostMatch } from './network';
+import { HostIndex } from './network';
 
 export interface MediaIpBlockConfig {
   readonly block_id?: number;
@@ -33,7 +33,6 @@ export interface OcnBlockConfig {
 
 export class MediaIpBlockList {
   private readonly index = new HostIndex<MediaIpBlockConfig>();
-  private readonly scratch: HostMatch<MediaIpBlockConfig>[] = [];
 
   private constructor(readonly size: number) {}
 
@@ -46,8 +45,7 @@ export class MediaIpBlockList {
   /** The most specific entry in force at `atMs` that covers the address, if any. */
   find(sourceIp: string, atMs: number): MediaIpBlockConfig | undefined {
     if (this.size === 0) return undefined;
-    this.index.collect(sourceIp, null, this.scratch);
-    for (const m of this.scratch) {
+    for (const m of this.index.collect(sourceIp, null)) {
       const exp = m.owner.expires_at;
       if (exp == null || exp > atMs) return m.owner;
     }

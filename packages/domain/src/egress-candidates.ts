@@ -33,8 +33,8 @@ import { traceStep } from './trace';
 import type { TraceStep } from './trace';
 import type { QosFigures } from './config';
 
-/** Per-decision facts shared by the egress checks. */
-export interface EgressContext {
+/** Per-decision facts shared by the egress checks (with the jurisdiction memo, so one object per call). */
+export interface EgressContext extends JurisdictionMemo {
   readonly snapshot: RoutingSnapshot;
   readonly call: CallAttempt;
   readonly state: RoutingState;
@@ -51,8 +51,6 @@ export interface EgressContext {
   readonly customerMinMargin: Micros | null;
   /** The ingress trunk's maximum call duration in seconds (the system's when it sets none), or null. */
   readonly maxDuration: number | null;
-  /** Jurisdiction memo by number and local-rate flag (undefined = not worked out yet). */
-  jurisdictions: JurisdictionMemo;
   /** The DNIS walked through the code deck; the LRN's walk, made when first needed. */
   readonly dnisPath: DeckPath;
   lrnPath: DeckPath | null;
@@ -75,15 +73,12 @@ function itemCovers(item: SnapshotStaticItem, ctx: EgressContext): boolean {
   return coversCall(item.time_profile, ctx);
 }
 
+/** Jurisdiction memo by number and local-rate flag (undefined = not worked out yet). */
 export interface JurisdictionMemo {
-  dnis: Jurisdiction | undefined;
-  dnisLocal: Jurisdiction | undefined;
-  lrn: Jurisdiction | undefined;
-  lrnLocal: Jurisdiction | undefined;
-}
-
-export function newJurisdictionMemo(): JurisdictionMemo {
-  return { dnis: undefined, dnisLocal: undefined, lrn: undefined, lrnLocal: undefined };
+  jurisdictionOfDnis: Jurisdiction | undefined;
+  jurisdictionOfDnisLocal: Jurisdiction | undefined;
+  jurisdictionOfLrn: Jurisdiction | undefined;
+  jurisdictionOfLrnLocal: Jurisdiction | undefined;
 }
 
 /** Jurisdiction of a call for a rate table (null when the table is not US jurisdictional), memoised per decision. */
@@ -97,14 +92,20 @@ export function jurisdictionFor(
 ): Jurisdiction | null {
   if (table.type !== 'us_jurisdictional') return null;
   const local = table.require_local_rate;
-  const known = byLrn ? (local ? memo.lrnLocal : memo.lrn) : local ? memo.dnisLocal : memo.dnis;
+  const known = byLrn
+    ? local
+      ? memo.jurisdictionOfLrnLocal
+      : memo.jurisdictionOfLrn
+    : local
+      ? memo.jurisdictionOfDnisLocal
+      : memo.jurisdictionOfDnis;
   if (known !== undefined) return known;
   const jurisdiction = snapshot.jurisdiction.classify(ani, number, local);
   if (byLrn) {
-    if (local) memo.lrnLocal = jurisdiction;
-    else memo.lrn = jurisdiction;
-  } else if (local) memo.dnisLocal = jurisdiction;
-  else memo.dnis = jurisdiction;
+    if (local) memo.jurisdictionOfLrnLocal = jurisdiction;
+    else memo.jurisdictionOfLrn = jurisdiction;
+  } else if (local) memo.jurisdictionOfDnisLocal = jurisdiction;
+  else memo.jurisdictionOfDnis = jurisdiction;
   return jurisdiction;
 }
 
@@ -311,7 +312,7 @@ function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): Eg
   const number = byLrn ? (ctx.lrn as string) : ctx.dnis;
   const k = rateRowFor(ctx, table, byLrn);
   if (k < 0) return dropped(ctx, trunkId, EGRESS_DROP.NO_RATE, `rate table ${table.name}, number ${number}`);
-  const jurisdiction = jurisdictionFor(snapshot, table, ctx.ani, number, byLrn, ctx.jurisdictions);
+  const jurisdiction = jurisdictionFor(snapshot, table, ctx.ani, number, byLrn, ctx);
   const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
   const rate = snapshot.rates.rateAt(k, column);
 

@@ -43,8 +43,6 @@ function better(
   return trunk.trunk_id < best.trunk.trunk_id;
 }
 
-/** Scratch list reused by every search (JavaScript runs one decision at a time per thread). */
-const scratch: HostMatch<SnapshotTrunk>[] = [];
 const NONE: readonly SnapshotTrunk[] = [];
 
 export function findIngress(
@@ -54,11 +52,11 @@ export function findIngress(
   dnis: string,
   collectHostOnly: boolean,
 ): IngressSearch {
-  snapshot.ingress_hosts.collect(sourceIp, sourcePort, scratch);
+  const hosts = snapshot.ingress_hosts.collect(sourceIp, sourcePort);
   let best: IngressMatch | null = null;
   let hostOnly: SnapshotTrunk[] | null = null;
-  for (let h = 0; h < scratch.length; h++) {
-    const host = scratch[h] as HostMatch<SnapshotTrunk>;
+  for (let h = 0; h < hosts.length; h++) {
+    const host = hosts[h] as HostMatch<SnapshotTrunk>;
     const trunk = host.owner;
     let anyProduct = false;
     // Products are sorted longest tech prefix first: the first that fits is this trunk's best.
@@ -75,6 +73,5 @@ export function findIngress(
       if (!hostOnly.includes(trunk)) hostOnly.push(trunk);
     }
   }
-  scratch.length = 0;
   return { match: best, hostOnly: hostOnly ?? NONE };
 }

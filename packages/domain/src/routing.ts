@@ -32,14 +32,7 @@ import { admit } from './admission';
 import { applyDigitMap, describeMapping } from './digit-map';
 import { rewriteNumber, stripTechPrefix } from './digits';
 import { DeckPath } from './code-deck';
-import {
-  coversCall,
-  jurisdictionFor,
-  newJurisdictionMemo,
-  rateRowFor,
-  routeCandidates,
-  toRoute,
-} from './egress-candidates';
+import { coversCall, jurisdictionFor, rateRowFor, routeCandidates, toRoute } from './egress-candidates';
 import type { EgressContext } from './egress-candidates';
 import { findIngress } from './ingress-match';
 import type { IngressMatch } from './ingress-match';
@@ -310,7 +303,10 @@ export function decide(
     ingressDecimals: table.decimals,
     customerMinMargin: trunk.min_profitability ?? carrier.min_profitability,
     maxDuration: trunk.max_duration_s,
-    jurisdictions: newJurisdictionMemo(),
+    jurisdictionOfDnis: undefined,
+    jurisdictionOfDnisLocal: undefined,
+    jurisdictionOfLrn: undefined,
+    jurisdictionOfLrnLocal: undefined,
     dnisPath: snapshot.code_deck.walk(dnis, DNIS_PATH),
     lrnPath: null,
     ceilingFor: null,
@@ -331,7 +327,7 @@ export function decide(
     );
     return rejected(trace, REJECT.NO_INGRESS_RATE, ingressLeg(match, null, null, null, null), ani, dnis);
   }
-  const jurisdiction = jurisdictionFor(snapshot, table, ani, ingressNumber, byLrn, ctx.jurisdictions);
+  const jurisdiction = jurisdictionFor(snapshot, table, ani, ingressNumber, byLrn, ctx);
   const column = rateColumnFor(table.type, jurisdiction, snapshot.settings.default_ij_rule);
   const rates = snapshot.rates;
   const ingressRate = rates.rateAt(k, column);
