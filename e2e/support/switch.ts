@@ -138,13 +138,30 @@ export async function engineSettled(token: string): Promise<void> {
     .toBe(false);
 }
 
-/** Picks an option of an antd select (single or multiple) by its label; typing narrows long lists. */
+/** The antd select around a locator (the test id may sit on the select's search input). */
+const ANT_SELECT_ROOT =
+  'xpath=ancestor-or-self::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]';
+
+/**
+ * Picks an option of an antd select (single or multiple) by its label; typing narrows long lists.
+ * Checks that the select then shows the label, and picks again if not: a click that lands while
+ * the option list is still loading or animating can leave the select empty (seen once in CI).
+ */
 export async function pick(page: Page, select: Locator, label: string): Promise<void> {
-  await select.click();
-  const search = select.locator('input');
-  if ((await search.count()) > 0 && (await search.first().isEditable())) await search.first().fill(label);
-  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
-  await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    const search = select.locator('input');
+    if ((await search.count()) > 0 && (await search.first().isEditable())) await search.first().fill(label);
+    const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+    await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
+    try {
+      await expect(select.locator(ANT_SELECT_ROOT)).toContainText(label, { timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 /** Opens a tab of an antd Tabs by its label. */

@@ -134,19 +134,34 @@ function digitGroup(n: number): readonly string[] {
 }
 
 /**
- * Texts of amounts below one unit, by sign and decimal places, indexed by the amount in steps
- * of that many places ("0.0123" at 4 places is entry 123), made on first use and kept. Rates and
- * margins per minute are nearly all below one unit and a rate deck repeats them, so the routing
- * answer's twenty-odd amounts per call mostly cost an array read instead of building a string
- * (a sixth of a decision on the 700,000-code deck). Bounded: at most 10^decimals texts per sign
- * (a million at 6 places, about 30 MB when every one has been used).
+ * Texts of amounts below one unit, kept once made: rates and margins per minute are nearly all
+ * below one unit and a rate deck repeats them, so the routing answer's twenty-odd amounts per
+ * call mostly cost one array read instead of building a string (a sixth of a decision on the
+ * 700,000-code deck). One table per sign and number of decimal places, indexed by the amount in
+ * steps of those places ("0.0123" at 4 places is entry 123). Bounded: a table keeps at most
+ * KEEP_LIMIT texts and then builds the others each time, so at 6 places it holds at most an
+ * 8 MB index and about 3 MB of texts.
  */
-const BELOW_ONE: (string | undefined)[][] = [];
-const BELOW_ONE_NEGATIVE: (string | undefined)[][] = [];
+const KEEP_LIMIT = 100_000;
+interface KeptTexts {
+  readonly texts: (string | undefined)[];
+  count: number;
+}
+const KEPT: (KeptTexts | undefined)[] = [];
+
 function belowOne(steps: number, decimals: number, negative: boolean): string {
-  const texts = negative ? BELOW_ONE_NEGATIVE : BELOW_ONE;
-  const known = (texts[decimals] ??= new Array<string | undefined>(SCALE_NUMBER[decimals] as number));
-  return (known[steps] ??= `${negative ? '-' : ''}0.${String(steps).padStart(decimals, '0')}`);
+  const kept = (KEPT[negative ? decimals + 7 : decimals] ??= {
+    texts: new Array<string | undefined>(SCALE_NUMBER[decimals] as number),
+    count: 0,
+  });
+  const known = kept.texts[steps];
+  if (known !== undefined) return known;
+  const text = `${negative ? '-' : ''}0.${String(steps).padStart(decimals, '0')}`;
+  if (kept.count < KEEP_LIMIT) {
+    kept.texts[steps] = text;
+    kept.count++;
+  }
+  return text;
 }
 
 /**

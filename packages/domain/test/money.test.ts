@@ -244,6 +244,14 @@ describe('formatMoney below one unit (texts kept for reuse)', () => {
     expect(formatMoneyDifference(10_000n, 22_345n, 6)).toBe('-0.012345');
     expect(formatMoneyDifference(22_345n, 10_000n, 6)).toBe('0.012345');
   });
+
+  it('keeps formatting right once a table holds as many texts as it keeps (100,000)', () => {
+    for (let m = 0; m < 120_000; m++)
+      expect(formatMoney(BigInt(m) + 200_000n, 6)).toBe(referenceFormat(BigInt(m) + 200_000n, 6));
+    expect(formatMoney(987_654n, 6)).toBe('0.987654');
+    expect(formatMoney(987_654n, 6)).toBe('0.987654');
+    expect(formatMoney(200_001n, 6)).toBe('0.200001');
+  });
 });
 
 describe('formatMicros (amounts already converted with Number)', () => {
