@@ -151,9 +151,10 @@ export class CodeDeck {
       return (tables[t] as DeckRows).start(row - (first[t] as number));
     };
 
-    // Entries: runs of equal (node, table) in that order; nodes come in increasing order.
-    const entryTableAll = new Int32Array(total);
-    const rowStartAll = new Int32Array(total + 1);
+    // Entries: runs of equal (node, table) in that order; nodes come in increasing order. Each
+    // entry's table and first row side by side (find() reads both, one cache line), then a
+    // closing pair whose first row is the row count.
+    const pairsAll = new Int32Array((total + 1) * 2);
     let entries = 0;
     let codeCount = 0;
     let previousNode = -1;
@@ -169,30 +170,23 @@ export class CodeDeck {
           if (previousNode >= 0) nodes[previousNode * NODE + 1] = entries;
           nodes[node * NODE] = entries;
         }
-        entryTableAll[entries] = table;
-        rowStartAll[entries] = k;
+        pairsAll[entries * 2] = table;
+        pairsAll[entries * 2 + 1] = k;
         entries++;
         previousNode = node;
         previousTable = table;
       }
     }
     if (previousNode >= 0) nodes[previousNode * NODE + 1] = entries;
-    rowStartAll[entries] = total;
-    const rowStart = rowStartAll.slice(0, entries + 1);
-    // Each entry's table and first row side by side: find() reads both, one cache line.
-    const pairs = new Int32Array((entries + 1) * 2);
-    for (let e = 0; e < entries; e++) {
-      pairs[e * 2] = entryTableAll[e] as number;
-      pairs[e * 2 + 1] = rowStart[e] as number;
-    }
-    pairs[entries * 2] = -1;
-    pairs[entries * 2 + 1] = total;
+    pairsAll[entries * 2] = -1;
+    pairsAll[entries * 2 + 1] = total;
+    const pairs = pairsAll.slice(0, (entries + 1) * 2);
 
     const windows = new Float64Array(total * 2);
     let visited = 0;
     for (let e = 0; e < entries; e++) {
-      const from = rowStart[e] as number;
-      const to = rowStart[e + 1] as number;
+      const from = pairs[e * 2 + 1] as number;
+      const to = pairs[e * 2 + 3] as number;
       visited += to - from;
       if (visited >= ROWS_PER_STEP) {
         visited = 0;

@@ -244,11 +244,7 @@ export function isExactMicros(near: number): boolean {
 export function formatMoneyDifference(a: Micros, b: Micros, decimals: number): string {
   const x = Number(a);
   const y = Number(b);
-  if (x < HALF_EXACT_DOUBLE && x > -HALF_EXACT_DOUBLE && y < HALF_EXACT_DOUBLE && y > -HALF_EXACT_DOUBLE) {
-    stepOf(decimals);
-    return formatSmall(x - y, decimals);
-  }
-  return formatMoney(a - b, decimals);
+  return isExactMicros(x) && isExactMicros(y) ? formatMicros(x - y, decimals) : formatMoney(a - b, decimals);
 }
 
 export function addMoney(a: Micros, b: Micros): Micros {
