@@ -27,6 +27,17 @@ export function liveBalance(carrier: SnapshotCarrier, state: RoutingState): Micr
   return typeof live === 'bigint' ? live : toMicros(live);
 }
 
+/** What the carrier's calls up hold against its credit now (0 when none). */
+export function heldCredit(carrier: SnapshotCarrier, state: RoutingState): Micros {
+  return state.held?.get(carrier.carrier_id) ?? 0n;
+}
+
+/** Credit still available for a new call: balance - held - floor; null for unlimited credit. */
+export function availableCredit(carrier: SnapshotCarrier, state: RoutingState): Micros | null {
+  if (carrier.unlimited_credit) return null;
+  return liveBalance(carrier, state) - heldCredit(carrier, state) - carrier.credit_floor;
+}
+
 export function creditAllows(carrier: SnapshotCarrier, balance: Micros): boolean {
   if (carrier.unlimited_credit) return true;
   // prepaid: balance + allowed credit > 0; postpaid: balance > -credit limit. Both read balance > floor.
@@ -103,15 +114,18 @@ export function admit(
   }
   trace?.push(traceStep('admission', 'ok', `Trunk ${trunk.name} and customer ${carrier.name} are active.`));
 
-  const balance = liveBalance(carrier, state);
+  const balance = liveBalance(carrier, state) - heldCredit(carrier, state);
   if (!creditAllows(carrier, balance)) {
     trace?.push(
       traceStep(
         'admission',
         'fail',
-        carrier.prepaid
-          ? `Prepaid balance ${formatMoney(balance)} + allowed credit ${formatMoney(carrier.credit)} is not above 0.`
-          : `Postpaid balance ${formatMoney(balance)} is not above the credit limit -${formatMoney(carrier.credit)}.`,
+        (state.held?.get(carrier.carrier_id)
+          ? `Calls up hold ${formatMoney(heldCredit(carrier, state))}. `
+          : '') +
+          (carrier.prepaid
+            ? `Prepaid balance ${formatMoney(balance)} + allowed credit ${formatMoney(carrier.credit)} is not above 0.`
+            : `Postpaid balance ${formatMoney(balance)} is not above the credit limit -${formatMoney(carrier.credit)}.`),
         { balance: formatMoney(balance), credit: formatMoney(carrier.credit) },
       ),
     );

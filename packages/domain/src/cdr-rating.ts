@@ -11,7 +11,9 @@ import type { Jurisdiction, RateColumn } from './jurisdiction';
 import type { Micros } from './money';
 import { rateLeg } from './rating';
 import type { LegTerms, RatedLeg } from './rating';
-import type { RoutingSnapshot } from './snapshot-types';
+import type { IngressProduct, RoutingSnapshot, SnapshotTrunk } from './snapshot-types';
+import { applyDigitMap } from './digit-map';
+import { rewriteNumber, stripTechPrefix } from './digits';
 
 export interface PricedNumber {
   readonly rate_table_id: number;
@@ -76,4 +78,177 @@ export function rateCdrLeg(
   const priced = priceNumber(snapshot, rateTableId, ani, number, startMs);
   if (priced === null) return null;
   return { priced, ...rateLeg(durationSeconds, priced.terms) };
+}
+
+/** What the rating of a CDR needs from it (the fields the switch sent). */
+export interface CdrToRate {
+  readonly ingress_trunk_id: number;
+  readonly egress_trunk_id: number | null;
+  readonly ani: string;
+  /** DNIS as the customer sent it (tech prefix included). */
+  readonly dnis: string;
+  readonly lrn: string | null;
+  /** Call start, epoch ms: rates in force at this instant apply. */
+  readonly start_ms: number;
+  /** Answered seconds (0 when unanswered). */
+  readonly duration: number;
+}
+
+/** Why a leg could not be priced (stored with the CDR; a rerate prices it later). */
+export type UnpricedReason =
+  | 'unknown_ingress_trunk'
+  | 'unknown_egress_trunk'
+  | 'no_ingress_rate_table'
+  | 'no_egress_rate_table'
+  | 'no_ingress_rate'
+  | 'no_egress_rate';
+
+export interface CdrLegRating {
+  readonly carrier_id: number | null;
+  readonly rate_table_id: number | null;
+  readonly code: string | null;
+  readonly code_name: string | null;
+  readonly column: RateColumn | null;
+  readonly jurisdiction: Jurisdiction | null;
+  readonly rate: Micros | null;
+  readonly setup_fee: Micros | null;
+  readonly billed_seconds: number;
+  readonly cost: Micros;
+  /** The number the leg was priced on (after tech prefix, digit rules and digital map; or the LRN). */
+  readonly number: string | null;
+}
+
+export interface CdrRating {
+  readonly ingress: CdrLegRating;
+  readonly egress: CdrLegRating | null;
+  /** Revenue: the ingress leg's cost plus the customer's short call charge. */
+  readonly revenue: Micros;
+  /** The customer's short call charge when the call was shorter than the system's short-call threshold. */
+  readonly short_call_charge: Micros;
+  readonly cost: Micros;
+  readonly profit: Micros;
+  /** First reason a leg could not be priced, or null when both were. */
+  readonly unpriced: UnpricedReason | null;
+}
+
+const NO_LEG = (carrier_id: number | null): CdrLegRating => ({
+  carrier_id,
+  rate_table_id: null,
+  code: null,
+  code_name: null,
+  column: null,
+  jurisdiction: null,
+  rate: null,
+  setup_fee: null,
+  billed_seconds: 0,
+  cost: 0n,
+  number: null,
+});
+
+function legOf(carrierId: number, priced: PricedNumber, number: string, duration: number): CdrLegRating {
+  const rated = rateLeg(duration, priced.terms);
+  return {
+    carrier_id: carrierId,
+    rate_table_id: priced.rate_table_id,
+    code: priced.code,
+    code_name: priced.code_name,
+    column: priced.column,
+    jurisdiction: priced.jurisdiction,
+    rate: priced.terms.rate,
+    setup_fee: priced.terms.setup_fee,
+    billed_seconds: rated.billed_seconds,
+    cost: rated.cost,
+    number,
+  };
+}
+
+/**
+ * The customer's numbers as the route decision priced them: the product whose tech prefix starts
+ * the DNIS (longest first, as findIngress), the prefix stripped, then the trunk's digit rules and
+ * digital map (the same primitives decide() applies inline on its hot path).
+ */
+export function ingressNumbers(
+  trunk: SnapshotTrunk,
+  ani: string,
+  dnis: string,
+): { product: IngressProduct | null; ani: string; dnis: string } {
+  let product: IngressProduct | null = null;
+  for (const p of trunk.products) {
+    if (
+      dnis.startsWith(p.tech_prefix) &&
+      (product === null || p.tech_prefix.length > product.tech_prefix.length)
+    )
+      product = p;
+  }
+  const stripped = product === null ? dnis : (stripTechPrefix(dnis, product.tech_prefix) ?? dnis);
+  const ruledDnis = rewriteNumber(stripped, trunk.numbers.dnis);
+  const ruledAni = rewriteNumber(ani, trunk.numbers.ani);
+  const mapped = applyDigitMap(trunk.digit_map, ruledAni, ruledDnis);
+  return {
+    product,
+    ani: mapped === null ? ruledAni : mapped.ani.number,
+    dnis: mapped === null ? ruledDnis : mapped.dnis.number,
+  };
+}
+
+/**
+ * Rates both legs of a CDR at the rates in force at its start (DESIGN 5.6): revenue from the
+ * customer's ingress rate (the LRN when the ingress trunk bills by LRN), cost from the vendor's
+ * egress rate (likewise), profit = revenue - cost. The short call charge of the customer is added
+ * to the revenue of an answered call whose duration is below `shortCallSeconds` (0 = off).
+ * A leg without a price is cost 0 and names the reason; the CDR is kept and a rerate prices it.
+ */
+export function rateCdr(
+  snapshot: RoutingSnapshot,
+  cdr: CdrToRate,
+  shortCall: { readonly seconds: number; readonly charges: ReadonlyMap<number, Micros> } | null = null,
+): CdrRating {
+  let unpriced: UnpricedReason | null = null;
+  const inTrunk = snapshot.trunks.get(cdr.ingress_trunk_id);
+  let ingress = NO_LEG(inTrunk?.carrier_id ?? null);
+  let pricedAni = cdr.ani;
+  let pricedDnis = cdr.dnis;
+  const lrn = cdr.lrn !== null && cdr.lrn !== '' ? cdr.lrn : null;
+  if (inTrunk === undefined) unpriced = 'unknown_ingress_trunk';
+  else {
+    const numbers = ingressNumbers(inTrunk, cdr.ani, cdr.dnis);
+    pricedAni = numbers.ani;
+    pricedDnis = numbers.dnis;
+    const tableId = numbers.product?.rate_table_id ?? null;
+    if (tableId === null || !snapshot.rate_tables.has(tableId)) unpriced = 'no_ingress_rate_table';
+    else {
+      const number = inTrunk.bill_by === 'lrn' && lrn !== null ? lrn : pricedDnis;
+      const priced = priceNumber(snapshot, tableId, pricedAni, number, cdr.start_ms);
+      if (priced === null) unpriced = 'no_ingress_rate';
+      else ingress = legOf(inTrunk.carrier_id, priced, number, cdr.duration);
+    }
+  }
+
+  let egress: CdrLegRating | null = null;
+  if (cdr.egress_trunk_id !== null) {
+    const outTrunk = snapshot.trunks.get(cdr.egress_trunk_id);
+    egress = NO_LEG(outTrunk?.carrier_id ?? null);
+    if (outTrunk === undefined) unpriced ??= 'unknown_egress_trunk';
+    else if (outTrunk.rate_table_id === null || !snapshot.rate_tables.has(outTrunk.rate_table_id))
+      unpriced ??= 'no_egress_rate_table';
+    else {
+      const number = outTrunk.bill_by === 'lrn' && lrn !== null ? lrn : pricedDnis;
+      const priced = priceNumber(snapshot, outTrunk.rate_table_id, pricedAni, number, cdr.start_ms);
+      if (priced === null) unpriced ??= 'no_egress_rate';
+      else egress = legOf(outTrunk.carrier_id, priced, number, cdr.duration);
+    }
+  }
+
+  let short = 0n;
+  if (
+    shortCall !== null &&
+    shortCall.seconds > 0 &&
+    cdr.duration > 0 &&
+    cdr.duration < shortCall.seconds &&
+    ingress.carrier_id !== null
+  )
+    short = shortCall.charges.get(ingress.carrier_id) ?? 0n;
+  const revenue = ingress.cost + short;
+  const cost = egress?.cost ?? 0n;
+  return { ingress, egress, revenue, short_call_charge: short, cost, profit: revenue - cost, unpriced };
 }

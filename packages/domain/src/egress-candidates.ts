@@ -50,7 +50,8 @@ export interface EgressContext extends JurisdictionMemo {
   /** The customer's minimum margin in micro-percent (ingress trunk's, else its carrier's). */
   readonly customerMinMargin: Micros | null;
   /** The ingress trunk's maximum call duration in seconds (the system's when it sets none), or null. */
-  readonly maxDuration: number | null;
+  /** Ingress trunk's maximum duration, lowered by what the customer's credit buys. */
+  maxDuration: number | null;
   /** The DNIS walked through the code deck; the LRN's walk, made when first needed. */
   readonly dnisPath: DeckPath;
   lrnPath: DeckPath | null;

@@ -29,8 +29,16 @@ export {
 } from './money';
 export type { BillingIncrements, LegTerms, RatedCall, RatedLeg } from './rating';
 export { BillingTermsError, billedDuration, callCost, rateCall, rateLeg } from './rating';
-export type { PricedNumber, RatedCdrLeg } from './cdr-rating';
-export { priceNumber, rateCdrLeg } from './cdr-rating';
+export type {
+  CdrLegRating,
+  CdrRating,
+  CdrToRate,
+  PricedNumber,
+  RatedCdrLeg,
+  UnpricedReason,
+} from './cdr-rating';
+export { ingressNumbers, priceNumber, rateCdr, rateCdrLeg } from './cdr-rating';
+export { affordableSeconds, CREDIT_HORIZON_S, holdFor } from './credit';
 
 // Lookups
 export type { PrefixRow } from './prefix-index';
@@ -135,7 +143,7 @@ export { applyFailover, failoverFor, sipReasonPhrase } from './failover';
 export type { IngressMatch, IngressSearch } from './ingress-match';
 export { findIngress } from './ingress-match';
 export type { LimitHit } from './admission';
-export { creditAllows, limitReached, liveBalance } from './admission';
+export { availableCredit, creditAllows, heldCredit, limitReached, liveBalance } from './admission';
 
 // Rate generation
 export type {

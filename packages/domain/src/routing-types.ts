@@ -33,6 +33,8 @@ export interface RoutingState {
   readonly carrier_cps?: ReadonlyMap<number, number>;
   /** Live balances by carrier id (override the snapshot's). */
   readonly balances?: ReadonlyMap<number, MoneyInput>;
+  /** Credit held by the calls up, by customer carrier id (credit.ts); subtracted from the balance. */
+  readonly held?: ReadonlyMap<number, bigint>;
   /** QoS over the cycle by egress trunk id (override the dynamic route's figures). */
   readonly qos?: ReadonlyMap<number, QosFigures>;
   /** Round-robin cursors by static item; advanced by every decision that uses the item. */
@@ -95,6 +97,11 @@ export interface RoutingDecision {
   readonly routes: readonly EgressRoute[];
   /** Empty unless `trace: true`. */
   readonly trace: readonly TraceStep[];
+  /**
+   * Limited-credit customers: what this call holds against the customer's credit while it is up
+   * (the ingress cost of the longest route's maximum duration), in micro-units. Absent otherwise.
+   */
+  readonly hold?: bigint;
 }
 
 /** A fresh mutable state, handy for tests and simulations. */

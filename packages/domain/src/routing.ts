@@ -28,7 +28,10 @@
  * Money in the answer is text: rates at their table's decimal places, the margin per minute
  * (ingress rate - vendor rate) at the larger of the two tables' decimal places.
  */
-import { admit } from './admission';
+import { admit, availableCredit } from './admission';
+import { affordableSeconds, CREDIT_HORIZON_S, holdFor } from './credit';
+import { formatMoney } from './money';
+import type { LegTerms } from './rating';
 import { applyDigitMap, describeMapping } from './digit-map';
 import { rewriteNumber, stripTechPrefix } from './digits';
 import { DeckPath } from './code-deck';
@@ -362,6 +365,47 @@ export function decide(
       ),
     );
 
+  // Live credit: what the customer's available credit buys at this rate caps the call's length.
+  let holdTerms: LegTerms | null = null;
+  const available = availableCredit(carrier, state);
+  if (available !== null) {
+    const terms: LegTerms = {
+      rate: ingressRate,
+      setup_fee: rates.setupFee[k] as bigint,
+      min_time: rates.minTime[k] as number,
+      interval: rates.interval[k] as number,
+      grace_time: rates.grace[k] as number,
+      decimals: table.decimals,
+    };
+    const seconds = affordableSeconds(available, terms);
+    if (seconds === 0) {
+      trace?.push(
+        traceStep(
+          'admission',
+          'fail',
+          `Available credit ${formatMoney(available)} does not pay the first billed step at ${ingress.rate} a minute.`,
+          { available: formatMoney(available) },
+        ),
+      );
+      return rejected(trace, REJECT.INSUFFICIENT_BALANCE, ingress, ani, dnis);
+    }
+    if (seconds !== null) {
+      // A call up holds the cost of its longest possible length, so that length is bounded.
+      const horizon = ctx.maxDuration ?? CREDIT_HORIZON_S;
+      holdTerms = terms;
+      ctx.maxDuration = seconds < horizon ? seconds : horizon;
+      if (seconds < horizon)
+        trace?.push(
+          traceStep(
+            'admission',
+            'info',
+            `Available credit ${formatMoney(available)} pays up to ${seconds} s at ${ingress.rate} a minute.`,
+            { available: formatMoney(available), seconds },
+          ),
+        );
+    }
+  }
+
   // 4. Routing plan and route.
   const plan = product.routing_plan;
   if (plan === null) {
@@ -436,6 +480,10 @@ export function decide(
       ),
     );
   }
+  let longest = 0;
+  if (holdTerms !== null)
+    for (const r of routes)
+      if (r.max_duration_s !== null && r.max_duration_s > longest) longest = r.max_duration_s;
   return {
     result: 'route',
     reject_code: null,
@@ -445,5 +493,6 @@ export function decide(
     ingress,
     routes,
     trace: trace ?? NO_TRACE,
+    ...(holdTerms !== null ? { hold: holdFor(longest, holdTerms) } : {}),
   };
 }

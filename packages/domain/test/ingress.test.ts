@@ -174,7 +174,8 @@ describe('admission', () => {
     expect(decide(snapshot, call()).result).toBe('route');
     expect(decide(snapshot, call(), { balances: new Map([[1, 0n]]) }).reject_code).toBe(402);
     expect(decide(snapshot, call(), { balances: new Map([[1, '-0.000001']]) }).reject_code).toBe(402);
-    expect(decide(snapshot, call(), { balances: new Map([[1, '0.000001']]) }).result).toBe('route');
+    expect(decide(snapshot, call(), { balances: new Map([[1, '0.000001']]) }).reject_code).toBe(402); // pays no billed step
+    expect(decide(snapshot, call(), { balances: new Map([[1, '0.01']]) }).result).toBe('route');
   });
 
   it('enforces call and CPS limits of the trunk and the customer', () => {

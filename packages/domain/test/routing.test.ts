@@ -50,7 +50,8 @@ describe('the answer for a routed call', () => {
         profit: '0.0120',
         ring_timeout_s: null,
         pdd_timeout_ms: null,
-        max_duration_s: null,
+        // no maximum set anywhere: a limited-credit customer's call is bounded by CREDIT_HORIZON_S
+        max_duration_s: 7200,
       },
       expect.objectContaining({ trunk_id: 11, rate: '0.0100', profit: '0.0100' }),
       expect.objectContaining({ trunk_id: 13, rate: '0.0120', profit: '0.0080' }),
@@ -77,14 +78,18 @@ describe('the answer for a routed call', () => {
 
   it('formats rates and margins of any size exactly (beyond the number fast path too)', () => {
     // 2^51 micro-units is about 2.25 billion a minute: above it the answer formats from bigints.
-    const config = baseConfig({
-      rate_tables: [
-        rates(1, [{ code: '44', rate: '9000000000.123456' }], { decimal_places: 6 }),
-        rates(11, [{ code: '44', rate: '0.000001' }], { decimal_places: 6 }),
-        rates(12, [{ code: '44', rate: '8999999999.99' }], { decimal_places: 2 }),
-        rates(13, [{ code: '44', rate: '2251799813.685249' }], { decimal_places: 6 }),
-      ],
-    });
+    const config = withCarrier(
+      baseConfig({
+        rate_tables: [
+          rates(1, [{ code: '44', rate: '9000000000.123456' }], { decimal_places: 6 }),
+          rates(11, [{ code: '44', rate: '0.000001' }], { decimal_places: 6 }),
+          rates(12, [{ code: '44', rate: '8999999999.99' }], { decimal_places: 2 }),
+          rates(13, [{ code: '44', rate: '2251799813.685249' }], { decimal_places: 6 }),
+        ],
+      }),
+      1,
+      { unlimited_credit: true }, // about money formatting, not credit
+    );
     const routes = decide(buildSnapshot(config), call()).routes;
     expect(routes.map((r) => [r.trunk_id, r.rate, r.profit])).toEqual([
       [11, '0.000001', '9000000000.123455'],
@@ -616,7 +621,10 @@ describe('amounts near 10^12 per minute (beyond the exact integers of a double)'
         ],
       }),
       1,
-      minimum === undefined ? {} : { min_profitability_percent: minimum },
+      // unlimited credit: these calls are about exact amounts, not what a credit limit buys
+      minimum === undefined
+        ? { unlimited_credit: true }
+        : { unlimited_credit: true, min_profitability_percent: minimum },
     );
 
   it('orders, prices and states the margin exactly', () => {
