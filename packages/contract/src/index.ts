@@ -13,3 +13,4 @@ export type { SystemConfig, SystemSettings, Submenu } from './endpoints/config';
 export type { Ticket } from './endpoints/ticket';
 export * from './crud';
 export * from './csv';
+export type { CdrIn, ReleaseSide } from './endpoints/cdr';

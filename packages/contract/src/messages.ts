@@ -396,6 +396,27 @@ const catalogue = {
     ch: '{0} 必须是日期时间（ISO 8601）',
     de: '{0} muss ein Datum mit Uhrzeit sein (ISO 8601)',
   },
+  // CDR ingest, rating and ledger (issue 10)
+  cdrEndBeforeStart: {
+    en: '{0} is before the start time',
+    ch: '{0} 早于开始时间',
+    de: '{0} liegt vor der Startzeit',
+  },
+  cdrDurationUnanswered: {
+    en: '{0} must be 0 for an unanswered call',
+    ch: '未接通的呼叫 {0} 必须为 0',
+    de: '{0} muss bei einem nicht angenommenen Anruf 0 sein',
+  },
+  cdrAnswerOutside: {
+    en: '{0} must lie between the start and the end time',
+    ch: '{0} 必须在开始时间和结束时间之间',
+    de: '{0} muss zwischen Start- und Endzeit liegen',
+  },
+  cdrDurationTooLong: {
+    en: '{0} is longer than the time from answer to end',
+    ch: '{0} 超过了从接通到结束的时间',
+    de: '{0} ist länger als die Zeit von der Annahme bis zum Ende',
+  },
   // rate delivery (rate e-mail templates, sending rate decks, download links)
   fromEmailRequired: {
     en: 'From e-mail must be selected',

@@ -19,6 +19,7 @@ export interface PricedNumber {
   readonly rate_table_id: number;
   readonly code: string;
   readonly code_name: string | null;
+  readonly country: string | null;
   readonly column: RateColumn;
   readonly jurisdiction: Jurisdiction | null;
   /** Per-minute rate, billing increments, setup fee and decimals of the row. */
@@ -49,6 +50,7 @@ export function priceNumber(
     rate_table_id: rateTableId,
     code: rates.code[k] as string,
     code_name: rates.codeName[k] ?? null,
+    country: rates.country[k] ?? null,
     column,
     jurisdiction,
     terms: {
@@ -108,6 +110,7 @@ export interface CdrLegRating {
   readonly rate_table_id: number | null;
   readonly code: string | null;
   readonly code_name: string | null;
+  readonly country: string | null;
   readonly column: RateColumn | null;
   readonly jurisdiction: Jurisdiction | null;
   readonly rate: Micros | null;
@@ -136,6 +139,7 @@ const NO_LEG = (carrier_id: number | null): CdrLegRating => ({
   rate_table_id: null,
   code: null,
   code_name: null,
+  country: null,
   column: null,
   jurisdiction: null,
   rate: null,
@@ -152,6 +156,7 @@ function legOf(carrierId: number, priced: PricedNumber, number: string, duration
     rate_table_id: priced.rate_table_id,
     code: priced.code,
     code_name: priced.code_name,
+    country: priced.country,
     column: priced.column,
     jurisdiction: priced.jurisdiction,
     rate: priced.terms.rate,

@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007_rate_delivery';
 import * as m0008 from './migrations/0008_routing_extras';
 import * as m0009 from './migrations/0009_rate_change_log';
 import * as m0011 from './migrations/0011_trunk_qos_samples';
+import * as m0012 from './migrations/0012_cdr';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008_routing_extras': m0008,
   '0009_rate_change_log': m0009,
   '0011_trunk_qos_samples': m0011,
+  '0012_cdr': m0012,
 };
 
 /** Every migration, in the order they apply. */

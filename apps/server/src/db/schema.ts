@@ -6,6 +6,7 @@ import type { RoutingTables } from './schema-routing';
 import type { RateDeliveryTables } from './schema-rate-delivery';
 import type { RateGenerationTables } from './schema-rate-generation';
 import type { RoutingExtrasTables } from './schema-routing-extras';
+import type { CdrTables } from './schema-cdr';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -315,7 +316,8 @@ export interface Database
     RoutingTables,
     RateGenerationTables,
     RateDeliveryTables,
-    RoutingExtrasTables {
+    RoutingExtrasTables,
+    CdrTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

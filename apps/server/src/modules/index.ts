@@ -19,6 +19,7 @@ import { registerRateDelivery } from './rate-delivery/routes';
 import { registerRoutingExtras } from './routing-extras/routes';
 import { registerRateReports } from './rate-reports/routes';
 import { registerRateGeneration } from './rate-generation/routes';
+import { registerCdr } from './cdr/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -34,11 +35,12 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerRates(app, s);
   registerCarriers(app, s);
   registerTrunks(app, s);
-  registerRouting(app, s);
+  const callPath = registerRouting(app, s);
   registerRateDelivery(app, s);
   registerRoutingExtras(app, s);
   registerRateReports(app, s);
   registerRateGeneration(app, s);
+  registerCdr(app, s, callPath);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

@@ -125,16 +125,16 @@ export async function termination(h: Harness, suffix = ''): Promise<Fixture> {
 }
 
 /** Routes the fixture's ingress trunk by a routing plan whose catch-all row is an LCR dynamic route over both vendors. */
-export async function lcrOverVendors(h: Harness, f: Fixture): Promise<void> {
+export async function lcrOverVendors(h: Harness, f: Fixture, suffix = ''): Promise<void> {
   const db = h.built.services.db;
   const plan = await db
     .insertInto('routing_plans')
-    .values({ name: 'Plan' })
+    .values({ name: `Plan${suffix}` })
     .returning('route_plan_id')
     .executeTakeFirstOrThrow();
   const route = await db
     .insertInto('dynamic_routes')
-    .values({ name: 'LCR', rule: 'lcr' })
+    .values({ name: `LCR${suffix}`, rule: 'lcr' })
     .returning('dynamic_route_id')
     .executeTakeFirstOrThrow();
   await db

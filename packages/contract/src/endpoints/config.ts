@@ -85,6 +85,10 @@ export const systemSettings = z.object({
   billing_decimals: decimalPlaces,
   report_decimals: decimalPlaces,
   cdr_include_unauthorized_ip: z.boolean(),
+  /** Answered calls shorter than this (seconds) carry the customer's short call charge; 0 = none. */
+  short_call_seconds: wholeNumber(0, 60),
+  /** Days of CDRs kept; older days are removed by the daily job. 0 keeps everything. */
+  cdr_retention_days: wholeNumber(0, 3650),
   // LRN
   lrn_master_ip: optionalIpv4,
   lrn_master_port: portNumber,

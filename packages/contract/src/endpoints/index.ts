@@ -16,3 +16,4 @@ export * as rateDelivery from './rate-delivery';
 export * as routingExtras from './routing-extras';
 export * as rateReports from './rate-reports';
 export * as rateGeneration from './rate-generation';
+export * as cdr from './cdr';

@@ -699,6 +699,11 @@ export const routeRequest = z
     ocn: z.string().max(16).nullable().optional(),
     origid: z.string().max(64).nullable().optional(),
     attestation: z.enum(['A', 'B', 'C']).nullable().optional(),
+    /**
+     * The switch's id of the call (SIP Call-ID), the same its CDRs carry: a limited-credit customer's
+     * call holds its expected cost until its final CDR with this id arrives (else until it lapses).
+     */
+    call_id: z.string().min(1).max(128).nullable().optional(),
   })
   .strict();
 export const routeHost = z.object({ ip: z.string(), port: z.number().nullable() });

@@ -1,12 +1,30 @@
 import type { RoutingDecision, RoutingSnapshot, RoutingState } from '@tandem/domain';
 
+/** A limited-credit call's hold on its customer's credit (credit.ts in the domain). */
+interface Hold {
+  readonly carrier_id: number;
+  readonly amount: bigint;
+  readonly expires: number;
+}
+
+/** Margin after a hold's longest possible call before it lapses on its own (no CDR came). */
+const HOLD_MARGIN_S = 60;
+
 /**
  * Live figures the route decisions read, in memory: calls up per trunk and carrier (reported by the
  * switch through POST /switch/calls), calls set up in the current second per trunk and carrier
  * (counted here from the routed answers: the ingress trunk and customer, and the first egress trunk
- * and its vendor), and the round-robin cursors of static route items.
+ * and its vendor), the round-robin cursors of static route items, the carriers' balances as the
+ * ledger moved them (set after each CDR batch commits, and polled from the database), and what the
+ * calls up of limited-credit customers hold against their credit (held per carrier; released when
+ * the call's final CDR arrives, or when the hold lapses after the call's longest possible length).
  */
 export class LiveState implements RoutingState {
+  readonly balances = new Map<number, bigint>();
+  readonly held = new Map<number, bigint>();
+  private readonly holds = new Map<string, Hold>();
+  private holdSeq = 0;
+  private nextSweep = 0;
   readonly trunk_calls = new Map<number, number>();
   readonly carrier_calls = new Map<number, number>();
   readonly trunk_cps = new Map<number, number>();
@@ -21,7 +39,59 @@ export class LiveState implements RoutingState {
       this.second = second;
       if (this.trunk_cps.size) this.trunk_cps.clear();
       if (this.carrier_cps.size) this.carrier_cps.clear();
+      this.sweep(nowMs);
     }
+  }
+
+  /**
+   * Holds a routed call's expected cost against its customer's credit, keyed by the switch's call
+   * id (a re-route of the same call replaces its hold) or, without one, by a key of its own that
+   * only lapses.
+   */
+  hold(d: RoutingDecision, callId: string | null | undefined, nowMs: number): void {
+    const amount = d.hold;
+    if (amount === undefined || amount === 0n || d.ingress === null) return;
+    let seconds = HOLD_MARGIN_S;
+    let longest = 0;
+    for (const r of d.routes) {
+      seconds += r.ring_timeout_s ?? 60;
+      if (r.max_duration_s !== null && r.max_duration_s > longest) longest = r.max_duration_s;
+    }
+    const key = callId ? callId : `#${++this.holdSeq}`;
+    if (callId) this.release(callId);
+    const carrier_id = d.ingress.carrier_id;
+    this.holds.set(key, { carrier_id, amount, expires: nowMs + (seconds + longest) * 1000 });
+    this.held.set(carrier_id, (this.held.get(carrier_id) ?? 0n) + amount);
+  }
+
+  /** Ends the hold of a call (its final CDR arrived). */
+  release(callId: string): void {
+    const h = this.holds.get(callId);
+    if (h === undefined) return;
+    this.holds.delete(callId);
+    this.unhold(h);
+  }
+
+  /** Holds now, for the status page and tests. */
+  holdCount(): number {
+    return this.holds.size;
+  }
+
+  /** Lets holds whose longest call is over lapse; cheap to call often (sweeps once a second). */
+  sweep(nowMs: number): void {
+    if (nowMs < this.nextSweep || this.holds.size === 0) return;
+    this.nextSweep = nowMs + 1000;
+    for (const [key, h] of this.holds) {
+      if (h.expires > nowMs) continue;
+      this.holds.delete(key);
+      this.unhold(h);
+    }
+  }
+
+  private unhold(h: Hold): void {
+    const left = (this.held.get(h.carrier_id) ?? 0n) - h.amount;
+    if (left > 0n) this.held.set(h.carrier_id, left);
+    else this.held.delete(h.carrier_id);
   }
 
   /** Counts a routed call in the CPS counters. */
@@ -56,6 +126,8 @@ export class LiveState implements RoutingState {
       trunk_cps: new Map(this.trunk_cps),
       carrier_cps: new Map(this.carrier_cps),
       round_robin: new Map(this.round_robin),
+      balances: new Map(this.balances),
+      held: new Map(this.held),
     };
   }
 }

@@ -18,7 +18,13 @@ import { registerRoutingWizard } from './wizard';
  * wizard; the routing engine's snapshot (built at start, rebuilt on configuration changes), the route
  * API of the SIP proxy and the simulation and analysis tools.
  */
-export function registerRouting(app: FastifyInstance, s: Services): void {
+/** The routing engine and its live state, shared with the money path (CDR ingest, credit). */
+export interface CallPath {
+  readonly engine: SnapshotService;
+  readonly live: LiveState;
+}
+
+export function registerRouting(app: FastifyInstance, s: Services): CallPath {
   const engine = new SnapshotService(s);
   const live = new LiveState();
   app.addHook('onReady', async () => engine.start());
@@ -34,4 +40,5 @@ export function registerRouting(app: FastifyInstance, s: Services): void {
   registerSwitchApi(app, s, engine, live);
   registerTrunkQos(app, s);
   registerRoutingTools(app, s, engine, live);
+  return { engine, live };
 }

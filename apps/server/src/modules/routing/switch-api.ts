@@ -60,6 +60,7 @@ export function registerSwitchApi(
         live,
       );
       live.count(d);
+      if (d.hold !== undefined) live.hold(d, b.call_id, now);
       return reply
         .header('content-type', 'application/json; charset=utf-8')
         .send(answerJson(d, engine.errorResponses));
@@ -88,11 +89,12 @@ function wellFormed(body: unknown): RouteRequest | null {
       k !== 'time' &&
       k !== 'ocn' &&
       k !== 'origid' &&
-      k !== 'attestation'
+      k !== 'attestation' &&
+      k !== 'call_id'
     )
       return null;
   }
-  const { source_ip, source_port, ani, dnis, lrn, time, ocn, origid, attestation } = b;
+  const { source_ip, source_port, ani, dnis, lrn, time, ocn, origid, attestation, call_id } = b;
   if (
     typeof source_ip !== 'string' ||
     source_ip.length === 0 ||
@@ -127,8 +129,15 @@ function wellFormed(body: unknown): RouteRequest | null {
     attestation !== 'C'
   )
     return null;
+  if (
+    call_id !== undefined &&
+    call_id !== null &&
+    !(typeof call_id === 'string' && call_id.length > 0 && call_id.length <= 128)
+  )
+    return null;
   return n > 0
     ? {
+        call_id: call_id as string | null | undefined,
         source_ip,
         dnis,
         ani: (ani as string | undefined) ?? '',

@@ -167,6 +167,8 @@ export default function SystemSettingsPage() {
               {number('billing_decimals')}
               {number('report_decimals')}
               {toggle('cdr_include_unauthorized_ip')}
+              {number('short_call_seconds')}
+              {number('cdr_retention_days')}
             </>,
           )}
           {section(

@@ -1,0 +1,381 @@
+import type { api } from '@tandem/contract';
+import type { CdrIn } from '@tandem/contract';
+import {
+  formatMoney,
+  parseMoney,
+  rateCdr,
+  type CdrRating,
+  type Micros,
+  type RoutingSnapshot,
+} from '@tandem/domain';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { Db } from '../../db/connection';
+import { AppError } from '../../http/errors';
+import { ErrorCode } from '@tandem/contract';
+import type { Services } from '../../services';
+import type { LiveState } from '../routing/live-state';
+import type { SnapshotService } from '../routing/snapshot-service';
+import { moveBalances, type BalanceChange } from './ledger';
+import { CdrPartitions, dayOf } from './partitions';
+
+export type CdrBatchResult = z.output<typeof api.cdr.cdrBatchResult>;
+export type CdrSource = 'switch' | 'file' | 'demo';
+
+/** After a batch committed: what moved, for whoever keeps live figures (routing, summaries...). */
+export interface BatchCommitted {
+  readonly balances: readonly { client_id: number; balance: Micros }[];
+  /** Call ids whose final attempt was stored. */
+  readonly finalCallIds: readonly string[];
+}
+
+const m6 = (v: Micros) => formatMoney(v, 6);
+const money = (v: Micros | null) => (v === null ? null : m6(v));
+
+/**
+ * CDR ingest (issue 10, DESIGN 6): a batch of CDRs from the switch, a file or the demo, rated on
+ * both legs by the routing engine's snapshot at the rates in force at each call's start, stored with
+ * what was used, and billed: one ledger row per carrier and side, the balances moved, in one
+ * transaction with the CDRs and the batch row. A batch id already stored changes nothing and
+ * answers `duplicate`; a CDR whose (call_id, attempt) is stored is skipped and counted. After the
+ * commit the new balances reach the routing engine's live state and the holds of finished calls end.
+ */
+export class CdrIngest {
+  readonly partitions: CdrPartitions;
+  private shortCharges: Map<number, Micros> | null = null;
+  private readonly listeners: ((c: BatchCommitted) => void)[] = [];
+
+  constructor(
+    private readonly s: Services,
+    private readonly engine: SnapshotService,
+    private readonly live: LiveState,
+  ) {
+    this.partitions = new CdrPartitions(s.db);
+    s.configChanged.subscribe(() => (this.shortCharges = null));
+  }
+
+  onCommitted(l: (c: BatchCommitted) => void): void {
+    this.listeners.push(l);
+  }
+
+  async ingest(batchId: string, cdrs: readonly CdrIn[], source: CdrSource): Promise<CdrBatchResult> {
+    const snapshot = this.engine.snapshot;
+    if (snapshot === null) throw new AppError(ErrorCode.internal, 'engineNotReady', [], 503);
+    const known = await this.s.db
+      .selectFrom('cdr_batches')
+      .selectAll()
+      .where('batch_id', '=', batchId)
+      .executeTakeFirst();
+    if (known) return resultOf(known, true);
+
+    const short = {
+      seconds: (await this.s.settings.system()).short_call_seconds,
+      charges: await this.shortCallCharges(),
+    };
+    const starts = cdrs.map((c) => Date.parse(c.start_time));
+    const ratings = cdrs.map((c, i) =>
+      rateCdr(
+        snapshot,
+        {
+          ingress_trunk_id: c.ingress_trunk_id,
+          egress_trunk_id: c.egress_trunk_id,
+          ani: c.ani,
+          dnis: c.dnis,
+          lrn: c.lrn ?? null,
+          start_ms: starts[i] as number,
+          duration: c.duration,
+        },
+        short,
+      ),
+    );
+    await this.partitions.ensure(starts.map(dayOf));
+
+    const { result, committed } = await withRetry(() =>
+      this.s.db.transaction().execute((trx) => this.store(trx, batchId, cdrs, ratings, snapshot, source)),
+    );
+    if (committed !== null) this.afterCommit(committed);
+    return result;
+  }
+
+  private async store(
+    trx: Db,
+    batchId: string,
+    cdrs: readonly CdrIn[],
+    ratings: readonly CdrRating[],
+    snapshot: RoutingSnapshot,
+    source: CdrSource,
+  ): Promise<{ result: CdrBatchResult; committed: BatchCommitted | null }> {
+    const claimed = await sql<{ batch_id: string }>`
+      INSERT INTO cdr_batches (batch_id, source, received) VALUES (${batchId}, ${source}, ${cdrs.length})
+      ON CONFLICT (batch_id) DO NOTHING RETURNING batch_id`.execute(trx);
+    if (claimed.rows.length === 0) {
+      // Sent twice at once: the other one committed first.
+      const prev = await trx
+        .selectFrom('cdr_batches')
+        .selectAll()
+        .where('batch_id', '=', batchId)
+        .executeTakeFirstOrThrow();
+      return { result: resultOf(prev, true), committed: null };
+    }
+
+    // Claim each (call_id, attempt) once, in key order (two batches sharing calls never deadlock).
+    const order = cdrs.map((_, i) => i).sort((a, b) => compareKey(cdrs[a]!, cdrs[b]!));
+    const keys = await sql<{ call_id: string; attempt: number; cdr_id: number }>`
+      INSERT INTO cdr_keys (call_id, attempt, start_time)
+      SELECT * FROM unnest(${order.map((i) => cdrs[i]!.call_id)}::text[], ${order.map((i) => cdrs[i]!.attempt)}::int2[],
+        ${order.map((i) => cdrs[i]!.start_time)}::timestamptz[])
+      ON CONFLICT (call_id, attempt) DO NOTHING RETURNING call_id, attempt, cdr_id`.execute(trx);
+    const ids = new Map(keys.rows.map((k) => [`${k.attempt}\u0000${k.call_id}`, k.cdr_id]));
+    const stored: number[] = [];
+    const cdrIds: number[] = [];
+    for (let i = 0; i < cdrs.length; i++) {
+      const key = `${cdrs[i]!.attempt}\u0000${cdrs[i]!.call_id}`;
+      const id = ids.get(key);
+      if (id === undefined) continue;
+      ids.delete(key); // a key repeated inside the batch is stored once
+      stored.push(i);
+      cdrIds.push(id);
+    }
+
+    if (stored.length > 0) await insertCdrs(trx, batchId, cdrs, ratings, stored, cdrIds);
+
+    // Ledger: per carrier and side, the batch's usage (customer pays revenue, vendor is owed cost).
+    const usage = new Map<string, BalanceChange & { amount: Micros; cdr_count: number }>();
+    const add = (client: number | null, side: 'customer' | 'vendor', amount: Micros) => {
+      if (client === null) return;
+      const k = `${side}:${client}`;
+      const u = usage.get(k);
+      if (u) {
+        u.amount += amount;
+        u.cdr_count++;
+      } else
+        usage.set(k, {
+          client_id: client,
+          kind: 'usage',
+          side,
+          ref: batchId,
+          amount,
+          cdr_count: 1,
+          note: '',
+        });
+    };
+    let revenue = 0n;
+    let cost = 0n;
+    let unpriced = 0;
+    for (const i of stored) {
+      const r = ratings[i]!;
+      if (r.unpriced !== null) unpriced++;
+      revenue += r.revenue;
+      cost += r.cost;
+      if (r.ingress.carrier_id !== null && (r.revenue !== 0n || cdrs[i]!.duration > 0))
+        add(r.ingress.carrier_id, 'customer', -r.revenue);
+      if (r.egress !== null && r.egress.carrier_id !== null && (r.cost !== 0n || cdrs[i]!.duration > 0))
+        add(r.egress.carrier_id, 'vendor', r.cost);
+    }
+    const changes = [...usage.values()]
+      .filter((u) => u.amount !== 0n)
+      .map((u) => ({ ...u, note: `${u.cdr_count} CDRs of batch ${batchId}` }));
+    const balances = await moveBalances(trx, changes);
+
+    const row = {
+      stored: stored.length,
+      duplicates: cdrs.length - stored.length,
+      unpriced,
+      revenue: m6(revenue),
+      cost: m6(cost),
+    };
+    await trx.updateTable('cdr_batches').set(row).where('batch_id', '=', batchId).execute();
+    void snapshot;
+    return {
+      result: { batch_id: batchId, duplicate: false, received: cdrs.length, ...row },
+      committed: {
+        balances,
+        finalCallIds: stored.filter((i) => cdrs[i]!.is_final_attempt).map((i) => cdrs[i]!.call_id),
+      },
+    };
+  }
+
+  private afterCommit(c: BatchCommitted): void {
+    for (const b of c.balances) this.live.balances.set(b.client_id, b.balance);
+    for (const id of c.finalCallIds) this.live.release(id);
+    for (const l of this.listeners) l(c);
+  }
+
+  /** Customers with a short call charge (cached until the configuration changes). */
+  private async shortCallCharges(): Promise<Map<number, Micros>> {
+    if (this.shortCharges !== null) return this.shortCharges;
+    const rows = await sql<{ client_id: number; charge: string }>`
+      SELECT client_id, short_call_charge::text AS charge FROM carriers WHERE short_call_charge <> 0`.execute(
+      this.s.db,
+    );
+    this.shortCharges = new Map(rows.rows.map((r) => [r.client_id, parseMoney(r.charge)]));
+    return this.shortCharges;
+  }
+}
+
+function compareKey(a: CdrIn, b: CdrIn): number {
+  return a.call_id < b.call_id ? -1 : a.call_id > b.call_id ? 1 : a.attempt - b.attempt;
+}
+
+function resultOf(
+  b: {
+    batch_id: string;
+    received: number;
+    stored: number;
+    duplicates: number;
+    unpriced: number;
+    revenue: string;
+    cost: string;
+  },
+  duplicate: boolean,
+): CdrBatchResult {
+  return {
+    batch_id: b.batch_id,
+    duplicate,
+    received: b.received,
+    stored: b.stored,
+    duplicates: b.duplicates,
+    unpriced: b.unpriced,
+    revenue: formatMoney(parseMoney(b.revenue), 6),
+    cost: formatMoney(parseMoney(b.cost), 6),
+  };
+}
+
+/** Deadlock or serialization failure: the whole batch is tried again (it changed nothing). */
+async function withRetry<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (i >= attempts || (code !== '40P01' && code !== '40001')) throw err;
+    }
+  }
+}
+
+/** The CDR columns, written as one INSERT ... SELECT FROM unnest(arrays). */
+const COLUMNS = [
+  ['cdr_id', 'int8'],
+  ['batch_id', 'text'],
+  ['call_id', 'text'],
+  ['attempt', 'int2'],
+  ['is_final_attempt', 'bool'],
+  ['start_time', 'timestamptz'],
+  ['answer_time', 'timestamptz'],
+  ['end_time', 'timestamptz'],
+  ['call_duration', 'int4'],
+  ['pdd', 'int4'],
+  ['ring_time', 'int4'],
+  ['ingress_trunk_id', 'int4'],
+  ['egress_trunk_id', 'int4'],
+  ['ingress_client_id', 'int4'],
+  ['egress_client_id', 'int4'],
+  ['source_ip', 'text'],
+  ['egress_host', 'text'],
+  ['ani', 'text'],
+  ['dnis', 'text'],
+  ['egress_dnis', 'text'],
+  ['lrn', 'text'],
+  ['routing_dnis', 'text'],
+  ['release_cause', 'int4'],
+  ['q850_cause', 'int4'],
+  ['release_side', 'text'],
+  ['codec', 'text'],
+  ['ingress_rate_table_id', 'int4'],
+  ['ingress_code', 'text'],
+  ['ingress_code_name', 'text'],
+  ['orig_country', 'text'],
+  ['ingress_rate', 'numeric'],
+  ['ingress_setup_fee', 'numeric'],
+  ['ingress_rate_column', 'text'],
+  ['ingress_jurisdiction', 'text'],
+  ['ingress_billed_time', 'int4'],
+  ['ingress_client_cost', 'numeric'],
+  ['short_call_charge', 'numeric'],
+  ['egress_rate_table_id', 'int4'],
+  ['egress_code', 'text'],
+  ['egress_code_name', 'text'],
+  ['term_country', 'text'],
+  ['egress_rate', 'numeric'],
+  ['egress_setup_fee', 'numeric'],
+  ['egress_rate_column', 'text'],
+  ['egress_jurisdiction', 'text'],
+  ['egress_billed_time', 'int4'],
+  ['egress_cost', 'numeric'],
+  ['profit', 'numeric'],
+  ['unpriced_reason', 'text'],
+] as const;
+type Column = (typeof COLUMNS)[number][0];
+
+async function insertCdrs(
+  trx: Db,
+  batchId: string,
+  cdrs: readonly CdrIn[],
+  ratings: readonly CdrRating[],
+  stored: readonly number[],
+  cdrIds: readonly number[],
+): Promise<void> {
+  const n = stored.length;
+  const cols = {} as Record<Column, unknown[]>;
+  for (const [c] of COLUMNS) cols[c] = new Array<unknown>(n);
+  for (let j = 0; j < n; j++) {
+    const i = stored[j]!;
+    const c = cdrs[i]!;
+    const r = ratings[i]!;
+    const inn = r.ingress;
+    const out = r.egress;
+    cols.cdr_id[j] = cdrIds[j];
+    cols.batch_id[j] = batchId;
+    cols.call_id[j] = c.call_id;
+    cols.attempt[j] = c.attempt;
+    cols.is_final_attempt[j] = c.is_final_attempt;
+    cols.start_time[j] = c.start_time;
+    cols.answer_time[j] = c.answer_time;
+    cols.end_time[j] = c.end_time;
+    cols.call_duration[j] = c.duration;
+    cols.pdd[j] = c.pdd_ms;
+    cols.ring_time[j] = c.ring_time_ms ?? null;
+    cols.ingress_trunk_id[j] = c.ingress_trunk_id;
+    cols.egress_trunk_id[j] = c.egress_trunk_id;
+    cols.ingress_client_id[j] = inn.carrier_id;
+    cols.egress_client_id[j] = out?.carrier_id ?? null;
+    cols.source_ip[j] = c.source_ip;
+    cols.egress_host[j] = c.egress_host ?? null;
+    cols.ani[j] = c.ani;
+    cols.dnis[j] = c.dnis;
+    cols.egress_dnis[j] = c.egress_dnis ?? null;
+    cols.lrn[j] = c.lrn ?? null;
+    cols.routing_dnis[j] = inn.number;
+    cols.release_cause[j] = c.release_cause;
+    cols.q850_cause[j] = c.q850_cause ?? null;
+    cols.release_side[j] = c.release_side;
+    cols.codec[j] = c.codec ?? null;
+    cols.ingress_rate_table_id[j] = inn.rate_table_id;
+    cols.ingress_code[j] = inn.code;
+    cols.ingress_code_name[j] = inn.code_name;
+    cols.orig_country[j] = inn.country;
+    cols.ingress_rate[j] = money(inn.rate);
+    cols.ingress_setup_fee[j] = money(inn.setup_fee);
+    cols.ingress_rate_column[j] = inn.column;
+    cols.ingress_jurisdiction[j] = inn.jurisdiction;
+    cols.ingress_billed_time[j] = inn.billed_seconds;
+    cols.ingress_client_cost[j] = m6(inn.cost);
+    cols.short_call_charge[j] = m6(r.short_call_charge);
+    cols.egress_rate_table_id[j] = out?.rate_table_id ?? null;
+    cols.egress_code[j] = out?.code ?? null;
+    cols.egress_code_name[j] = out?.code_name ?? null;
+    cols.term_country[j] = out?.country ?? null;
+    cols.egress_rate[j] = money(out?.rate ?? null);
+    cols.egress_setup_fee[j] = money(out?.setup_fee ?? null);
+    cols.egress_rate_column[j] = out?.column ?? null;
+    cols.egress_jurisdiction[j] = out?.jurisdiction ?? null;
+    cols.egress_billed_time[j] = out?.billed_seconds ?? 0;
+    cols.egress_cost[j] = m6(r.cost);
+    cols.profit[j] = m6(r.profit);
+    cols.unpriced_reason[j] = r.unpriced;
+  }
+  await sql`INSERT INTO cdrs (${sql.join(COLUMNS.map(([c]) => sql.ref(c)))})
+    SELECT * FROM unnest(${sql.join(COLUMNS.map(([c, t]) => sql`${cols[c]}::${sql.raw(t)}[]`))})`.execute(
+    trx,
+  );
+}

@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+
+/**
+ * CDRs are partitioned by UTC day of start time (migration 0012): one table `cdrs_YYYYMMDD` per day.
+ * The ingest makes the partitions a batch needs before its transaction (outside it: DDL would lock
+ * the parent for the whole batch), the daily job makes the next days ahead and drops the days past
+ * the retention. Partitions known to exist are cached per process.
+ */
+const DAY_MS = 86_400_000;
+
+export const partitionName = (dayMs: number): string =>
+  `cdrs_${new Date(dayMs).toISOString().slice(0, 10).replaceAll('-', '')}`;
+
+/** The UTC day (epoch ms of its midnight) of an instant. */
+export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+
+export class CdrPartitions {
+  private readonly known = new Set<number>();
+  private loaded = false;
+
+  constructor(private readonly db: Db) {}
+
+  /** Makes sure a partition exists for every day in `days` (epoch ms of UTC midnights). */
+  async ensure(days: Iterable<number>): Promise<void> {
+    const missing = [...new Set(days)].filter((d) => !this.known.has(d));
+    if (missing.length === 0) return;
+    if (!this.loaded) {
+      for (const d of await this.list()) this.known.add(d);
+      this.loaded = true;
+    }
+    for (const day of missing.sort((a, b) => a - b)) {
+      if (this.known.has(day)) continue;
+      await this.create(day);
+      this.known.add(day);
+    }
+  }
+
+  /** Days with a partition, ascending. */
+  async list(): Promise<number[]> {
+    const r = await sql<{ name: string }>`
+      SELECT c.relname AS name FROM pg_inherits i
+      JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+      WHERE p.relname = 'cdrs' ORDER BY c.relname`.execute(this.db);
+    return r.rows
+      .map((x) => /^cdrs_(\d{4})(\d{2})(\d{2})$/.exec(x.name))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  }
+
+  private async create(day: number): Promise<void> {
+    const name = partitionName(day);
+    const from = new Date(day).toISOString();
+    const to = new Date(day + DAY_MS).toISOString();
+    try {
+      await sql
+        .raw(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF cdrs FOR VALUES FROM ('${from}') TO ('${to}')`)
+        .execute(this.db);
+    } catch (err) {
+      // Another process made it between our look and our create.
+      if (!(await this.list()).includes(day)) throw err;
+    }
+  }
+
+  /** Partitions from today to `daysAhead` days ahead (the daily job). */
+  async makeAhead(nowMs: number, daysAhead: number): Promise<number> {
+    const days: number[] = [];
+    for (let i = 0; i <= daysAhead; i++) days.push(dayOf(nowMs) + i * DAY_MS);
+    const before = this.known.size;
+    await this.ensure(days);
+    return this.known.size - before;
+  }
+
+  /** Drops the partitions of days entirely older than `retentionDays` (0 keeps everything). */
+  async dropOlderThan(nowMs: number, retentionDays: number): Promise<string[]> {
+    if (retentionDays <= 0) return [];
+    const cutoff = dayOf(nowMs) - retentionDays * DAY_MS;
+    const dropped: string[] = [];
+    for (const day of await this.list()) {
+      if (day >= cutoff) continue;
+      const name = partitionName(day);
+      await this.db.transaction().execute(async (trx) => {
+        await sql.raw(`ALTER TABLE cdrs DETACH PARTITION ${name}`).execute(trx);
+        await sql.raw(`DROP TABLE ${name}`).execute(trx);
+        await sql`DELETE FROM cdr_keys WHERE start_time >= ${new Date(day)} AND start_time < ${new Date(day + DAY_MS)}`.execute(
+          trx,
+        );
+      });
+      this.known.delete(day);
+      dropped.push(name);
+    }
+    return dropped;
+  }
+}
