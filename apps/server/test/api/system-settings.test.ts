@@ -95,6 +95,8 @@ describe('GET /config/system/all', () => {
       billing_decimals: 6,
       report_decimals: 4,
       cdr_include_unauthorized_ip: false,
+      short_call_seconds: 6,
+      cdr_retention_days: 180,
       lrn_master_ip: '',
       lrn_master_port: 5060,
       lrn_slave_ip: '',
