@@ -37,9 +37,10 @@ export class BalancePoller {
     if (this.running) return;
     this.running = true;
     try {
+      const at = performance.now();
       const rows = await sql<{ client_id: number; balance: string }>`
         SELECT client_id, balance::text AS balance FROM carriers`.execute(this.s.db);
-      for (const r of rows.rows) this.live.balances.set(r.client_id, parseMoney(r.balance));
+      for (const r of rows.rows) this.live.setBalance(r.client_id, parseMoney(r.balance), at);
     } catch (err) {
       this.s.log.warn({ err }, 'balance poll failed');
     } finally {

@@ -196,7 +196,7 @@ export class CdrIngest {
   }
 
   private afterCommit(c: BatchCommitted): void {
-    for (const b of c.balances) this.live.balances.set(b.client_id, b.balance);
+    for (const b of c.balances) this.live.setBalance(b.client_id, b.balance);
     for (const id of c.finalCallIds) this.live.release(id);
     for (const l of this.listeners) l(c);
   }

@@ -21,6 +21,8 @@ const HOLD_MARGIN_S = 60;
  */
 export class LiveState implements RoutingState {
   readonly balances = new Map<number, bigint>();
+  /** When each live balance was learned (performance.now()), to know which a snapshot supersedes. */
+  private readonly balanceAt = new Map<number, number>();
   readonly held = new Map<number, bigint>();
   private readonly holds = new Map<string, Hold>();
   private holdSeq = 0;
@@ -62,6 +64,32 @@ export class LiveState implements RoutingState {
     const carrier_id = d.ingress.carrier_id;
     this.holds.set(key, { carrier_id, amount, expires: nowMs + (seconds + longest) * 1000 });
     this.held.set(carrier_id, (this.held.get(carrier_id) ?? 0n) + amount);
+  }
+
+  /** A carrier's balance as the ledger left it, learned now (after a commit or a poll). */
+  setBalance(carrierId: number, balance: bigint, at = performance.now()): void {
+    const known = this.balanceAt.get(carrierId);
+    if (known !== undefined && known > at) return; // a newer value is already here
+    this.balances.set(carrierId, balance);
+    this.balanceAt.set(carrierId, at);
+  }
+
+  /**
+   * A snapshot whose load began at `loadStartedAt` was put in service: the balances it read are
+   * at least as new as any live value learned before that moment, so they replace them (a live value
+   * learned later, from a commit while the load ran, stays). Without this a balance changed outside
+   * the ledger (by an admin) would be shadowed by an older live one until the next poll.
+   */
+  adoptBalances(
+    carriers: readonly { carrier_id: number; balance: bigint }[],
+    loadStartedAt: number,
+  ): void {
+    for (const c of carriers) {
+      const at = this.balanceAt.get(c.carrier_id);
+      if (at !== undefined && at >= loadStartedAt) continue;
+      this.balances.set(c.carrier_id, c.balance);
+      this.balanceAt.set(c.carrier_id, loadStartedAt);
+    }
   }
 
   /** Ends the hold of a call (its final CDR arrived). */

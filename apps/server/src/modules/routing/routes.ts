@@ -1,3 +1,4 @@
+import { toMicros } from '@tandem/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
 import { registerBlockList } from './block-list';
@@ -27,6 +28,11 @@ export interface CallPath {
 export function registerRouting(app: FastifyInstance, s: Services): CallPath {
   const engine = new SnapshotService(s);
   const live = new LiveState();
+  engine.onInstalled = (loaded, startedAt) =>
+    live.adoptBalances(
+      loaded.config.carriers.map((c) => ({ carrier_id: c.carrier_id, balance: toMicros(c.balance) })),
+      startedAt,
+    );
   app.addHook('onReady', async () => engine.start());
   app.addHook('onClose', async () => engine.stop());
 

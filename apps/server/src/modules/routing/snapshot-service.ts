@@ -63,6 +63,8 @@ export class SnapshotService {
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
   private idleWaiters: (() => void)[] = [];
+  /** Called after each snapshot is put in service, with the configuration it read and when. */
+  onInstalled: ((loaded: LoadedConfig, loadStartedAt: number) => void) | null = null;
   /** Reject reason -> [SIP code, clause] of the global route error settings. */
   errorResponses = new Map<string, { code: number; clause: string }>();
 
@@ -175,6 +177,7 @@ export class SnapshotService {
       this.loadKind = patched ? 'patch' : loaded.rates.kind;
       this.counts = loaded.counts;
       this.lastError = null;
+      this.onInstalled?.(loaded, t0);
       this.s.log.info(
         { version: this.version, load_ms: this.loadMs, build_ms: this.buildMs, load: loaded.rates },
         'routing snapshot built',

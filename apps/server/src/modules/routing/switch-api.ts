@@ -44,6 +44,8 @@ export function registerSwitchApi(
       const now = Date.now();
       const time = callTime(b.time, now);
       live.tick(now);
+      // A re-route of the same call (failover asked again) must not count its own earlier hold.
+      if (b.call_id) live.release(b.call_id);
       const d = decide(
         snapshot,
         {
