@@ -198,6 +198,7 @@ describe('live credit', () => {
   const prepaidCall = (extra: Record<string, unknown> = {}) =>
     switchRoute(h, customerCall('447700900123', { source_ip: '198.51.101.7', ...extra }), key);
 
+  let heldCall = 'conc-0';
   it('30 concurrent calls against one minute of credit: the granted minutes never exceed it', async () => {
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => prepaidCall({ call_id: `conc-${i}` })),
@@ -205,15 +206,24 @@ describe('live credit', () => {
     const routed = answers.map((a) => a.body.payload).filter((p) => p?.result === 'route');
     const granted = routed.reduce((s, p) => s + (p!.routes[0]!.max_duration_s ?? 1e9), 0);
     expect(routed.length).toBe(1);
+    heldCall = `conc-${answers.findIndex((a) => a.body.payload?.result === 'route')}`;
     expect(granted).toBeLessThanOrEqual(60);
     const refused = answers.map((a) => a.body.payload).filter((p) => p?.result === 'reject');
     expect(refused.every((p) => p!.reject_reason === 'insufficient_balance')).toBe(true);
   });
 
+  it('a re-route of the same call is not refused by its own hold; another call still is', async () => {
+    const again = ok(await prepaidCall({ call_id: heldCall }));
+    expect(again.result).toBe('route');
+    expect(again.routes[0]!.max_duration_s).toBeLessThanOrEqual(60);
+    const other = ok(await prepaidCall({ call_id: 'other' }));
+    expect(other.reject_reason).toBe('insufficient_balance');
+  });
+
   it("a call's final CDR releases its hold and its cost reaches routing at once: the customer runs out", async () => {
     // the held call ends after 60 s: its CDR spends the whole credit
     const cdr = {
-      ...cdrOf(prepaid, { duration: 60, callId: 'conc-0' }),
+      ...cdrOf(prepaid, { duration: 60, callId: heldCall }),
       source_ip: '198.51.101.7',
     };
     const t0 = Date.now();
