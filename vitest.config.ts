@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: fast pure unit tests, and API integration tests that start the server in-process
-// against PGlite (default) or the PostgreSQL server named by DATABASE_URL.
+// Projects: fast pure unit tests; API integration tests that start the server in-process against
+// PGlite (default) or the PostgreSQL server named by DATABASE_URL; the real-switch tests (Kamailio).
 export default defineConfig({
   test: {
     projects: [
@@ -23,6 +23,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30000,
           hookTimeout: 60000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // npm run test:switch (Kamailio and sipp): not part of npm test
+          name: 'switch',
+          include: ['switch/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180000,
+          hookTimeout: 120000,
           fileParallelism: false,
         },
       },

@@ -1,0 +1,169 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import dgram from 'node:dgram';
+import { randomBytes } from 'node:crypto';
+
+/** Processes this test started, stopped at the end whatever happened. */
+export class Procs {
+  private readonly list: { name: string; p: ChildProcess; out: string[] }[] = [];
+
+  start(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+    const p = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: string[] = [];
+    const keep = (b: Buffer) => {
+      out.push(b.toString());
+      if (out.length > 4000) out.splice(0, out.length - 4000);
+    };
+    p.stdout?.on('data', keep);
+    p.stderr?.on('data', keep);
+    this.list.push({ name, p, out });
+    return p;
+  }
+
+  /** The last output of a process, for failure messages. */
+  output(name: string, max = 6000): string {
+    return this.list
+      .filter((x) => x.name === name)
+      .map((x) => x.out.join(''))
+      .join('\n')
+      .slice(-max);
+  }
+
+  async stop(name: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    for (const x of this.list.filter((y) => y.name === name)) await stopOne(x.p, signal);
+  }
+
+  async stopAll(): Promise<void> {
+    for (const x of this.list.reverse()) await stopOne(x.p, 'SIGTERM');
+  }
+}
+
+async function stopOne(p: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  const done = new Promise<void>((resolve) => p.once('exit', () => resolve()));
+  p.kill(signal);
+  const t = setTimeout(() => p.kill('SIGKILL'), 5000);
+  await done;
+  clearTimeout(t);
+}
+
+/** Runs a process to its end: exit code and output. */
+export function run(
+  cmd: string,
+  args: string[],
+  timeoutMs = 120_000,
+): Promise<{ code: number; out: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    p.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const t = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+    p.on('error', reject);
+    p.on('exit', (code) => {
+      clearTimeout(t);
+      resolve({ code: code ?? -1, out });
+    });
+  });
+}
+
+/**
+ * One INVITE sent from `fromIp` over UDP; resolves with the final answer's status code and reason
+ * (and acknowledges it, as a caller does). Used for the calls that must be refused, where sipp's
+ * scenarios would only say "unexpected message".
+ */
+export function inviteOnce(
+  fromIp: string,
+  proxy: { ip: string; port: number },
+  dnis: string,
+  ani = '15550001111',
+  timeoutMs = 5000,
+): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve, reject) => {
+    const sock = dgram.createSocket('udp4');
+    const callId = `${randomBytes(8).toString('hex')}@${fromIp}`;
+    const branch = `z9hG4bK${randomBytes(6).toString('hex')}`;
+    const tag = randomBytes(4).toString('hex');
+    const timer = setTimeout(() => {
+      sock.close();
+      reject(new Error(`no final answer to the INVITE to ${dnis} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    sock.on('message', (msg) => {
+      const text = msg.toString();
+      const m = /^SIP\/2\.0 (\d{3}) ([^\r\n]*)/.exec(text);
+      if (!m || Number(m[1]) < 200) return;
+      const toLine = /^To:.*$/im.exec(text)?.[0] ?? `To: <sip:${dnis}@${proxy.ip}>`;
+      const ack = [
+        `ACK sip:${dnis}@${proxy.ip}:${proxy.port} SIP/2.0`,
+        `Via: SIP/2.0/UDP ${fromIp}:${sock.address().port};branch=${branch}`,
+        `From: <sip:${ani}@${fromIp}>;tag=${tag}`,
+        toLine,
+        `Call-ID: ${callId}`,
+        'CSeq: 1 ACK',
+        'Max-Forwards: 70',
+        'Content-Length: 0',
+        '',
+        '',
+      ].join('\r\n');
+      sock.send(ack, proxy.port, proxy.ip, () => {
+        clearTimeout(timer);
+        sock.close();
+        resolve({ code: Number(m[1]), reason: m[2]! });
+      });
+    });
+    sock.bind(0, fromIp, () => {
+      const port = sock.address().port;
+      const invite = [
+        `INVITE sip:${dnis}@${proxy.ip}:${proxy.port} SIP/2.0`,
+        `Via: SIP/2.0/UDP ${fromIp}:${port};branch=${branch};rport`,
+        `From: <sip:${ani}@${fromIp}>;tag=${tag}`,
+        `To: <sip:${dnis}@${proxy.ip}>`,
+        `Call-ID: ${callId}`,
+        'CSeq: 1 INVITE',
+        `Contact: <sip:${ani}@${fromIp}:${port}>`,
+        'Max-Forwards: 70',
+        'Content-Length: 0',
+        '',
+        '',
+      ].join('\r\n');
+      sock.send(invite, proxy.port, proxy.ip);
+    });
+  });
+}
+
+/** Waits until a UDP SIP server answers OPTIONS (it is up). */
+export async function waitForSip(proxy: { ip: string; port: number }, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const up = await new Promise<boolean>((resolve) => {
+      const sock = dgram.createSocket('udp4');
+      const t = setTimeout(() => {
+        sock.close();
+        resolve(false);
+      }, 300);
+      sock.on('message', () => {
+        clearTimeout(t);
+        sock.close();
+        resolve(true);
+      });
+      sock.bind(0, '127.0.0.1', () => {
+        const port = sock.address().port;
+        const msg = [
+          `OPTIONS sip:ping@${proxy.ip}:${proxy.port} SIP/2.0`,
+          `Via: SIP/2.0/UDP 127.0.0.1:${port};branch=z9hG4bK${randomBytes(6).toString('hex')}`,
+          `From: <sip:ping@127.0.0.1>;tag=${randomBytes(4).toString('hex')}`,
+          `To: <sip:ping@${proxy.ip}>`,
+          `Call-ID: ${randomBytes(8).toString('hex')}`,
+          'CSeq: 1 OPTIONS',
+          'Max-Forwards: 70',
+          'Content-Length: 0',
+          '',
+          '',
+        ].join('\r\n');
+        sock.send(msg, proxy.port, proxy.ip);
+      });
+    });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no SIP answer from ${proxy.ip}:${proxy.port} within ${timeoutMs} ms`);
+}
