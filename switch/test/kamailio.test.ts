@@ -22,6 +22,8 @@ import {
   termination,
   type Fixture,
 } from '../../apps/server/test/api/routing-fixtures';
+import { toMicros } from '@tandem/domain';
+import { moveBalances } from '../../apps/server/src/modules/cdr/ledger';
 import { inviteOnce, Procs, run, waitForSip } from './sip';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -87,8 +89,8 @@ function startKamailio(): void {
   );
 }
 
-/** sipp as the customer: `calls` calls to `dnis` at `rate` per second, each talking `talkMs`. */
-function customerCalls(dnis: string, calls: number, rate = 10, talkMs = 1000) {
+/** sipp as the customer: `calls` calls to `dnis` at `rate` per second, each talking `talkMs`, at most `limit` at once. */
+function customerCalls(dnis: string, calls: number, rate = 10, talkMs = 1000, limit = 100) {
   return run('sipp', [
     `${PROXY.ip}:${PROXY.port}`,
     '-sf',
@@ -105,11 +107,34 @@ function customerCalls(dnis: string, calls: number, rate = 10, talkMs = 1000) {
     String(rate),
     '-d',
     String(talkMs),
+    '-l',
+    String(limit),
     '-nostdin',
     '-timeout',
     '60s',
     '-timeout_error',
   ]);
+}
+
+async function balanceOf(carrierId: number): Promise<string> {
+  const r = await sql<{
+    b: string;
+  }>`SELECT balance::text AS b FROM carriers WHERE client_id = ${carrierId}`.execute(db());
+  return r.rows[0]!.b;
+}
+
+/** Tandem stops answering (its port closes), as when the server is down. */
+async function stopTandem(): Promise<void> {
+  const server = h.built.app.server;
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** Tandem is back on the same port. */
+async function startTandem(): Promise<void> {
+  await new Promise<void>((resolve) => h.built.app.server.listen(port, '127.0.0.1', () => resolve()));
 }
 
 function vendor(ip: string, scenario: 'uas' | 'uas-503'): void {
@@ -237,5 +262,94 @@ describe('Kamailio with the reference configuration, Tandem and sipp', () => {
       release_cause: ans.reject_code,
       release_side: 'S',
     });
+  });
+
+  it('stops calls cleanly while Tandem is down, and the spooled CDRs arrive once when it is back', async () => {
+    vendor(VENDOR_IPS[1]!, 'uas');
+    await sleep(300);
+    const calls = customerCalls('447711000001', 4, 4, 3000);
+    await sleep(1500); // the four calls are up
+    await stopTandem();
+    const t0 = Date.now();
+    const refused = await inviteOnce(CUSTOMER_IP, PROXY, '447711000002');
+    expect(refused.code).toBe(503);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    const r = await calls; // they end while Tandem is down: their CDRs wait in the spool
+    expect(r.code, r.out.slice(-3000)).toBe(0);
+    await sleep(2500); // a few failed flushes
+    expect(await cdrsFor('447711000001', 4, 0)).toHaveLength(0);
+    await startTandem();
+    const rows = await cdrsFor('447711000001', 4);
+    expect(rows).toHaveLength(4);
+    await sleep(2000); // any batch sent again is a duplicate, not a second bill
+    expect(await cdrsFor('447711000001', 5, 0)).toHaveLength(4);
+    // billed once: the customer's usage in the ledger is exactly what its CDRs cost
+    const r2 = await sql<{ usage: string; cost: string }>`
+      SELECT (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE client_id = ${f.customer} AND kind = 'usage')::text AS usage,
+             (SELECT COALESCE(SUM(ingress_client_cost), 0) FROM cdrs WHERE ingress_trunk_id = ${f.ingress})::text AS cost`.execute(
+      db(),
+    );
+    expect(toMicros(r2.rows[0]!.usage)).toBe(-toMicros(r2.rows[0]!.cost));
+    await balancesMatchLedger();
+  });
+
+  it("a prepaid customer's calls stop when its credit is spent, and no call costs more than it had", async () => {
+    // Germany at 6.00 a minute (0.10 a second) for the customer; 0.50 of credit buys 5 seconds
+    await db()
+      .insertInto('rates')
+      .values([
+        {
+          rate_table_id: f.customerTable,
+          code: '49',
+          rate: '6.0000',
+          code_name: 'DE',
+          country: '',
+          effective_date: new Date('2020-01-01T00:00:00Z'),
+        },
+        ...f.vendors.map((v) => ({
+          rate_table_id: v.table,
+          code: '49',
+          rate: '3.0000',
+          code_name: 'DE',
+          country: '',
+          effective_date: new Date('2020-01-01T00:00:00Z'),
+        })),
+      ])
+      .execute();
+    const before = await balanceOf(f.customer);
+    await db()
+      .updateTable('carriers')
+      .set({ mode: 'prepaid', credit_limit: '0', allowed_credit: '0' })
+      .where('client_id', '=', f.customer)
+      .execute();
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await moveBalances(trx, [
+          {
+            client_id: f.customer,
+            kind: 'adjustment',
+            ref: 'switch-test-topup',
+            amount: toMicros('0.5') - toMicros(before),
+          },
+        ]);
+      });
+    await rebuildAfter(h, admin);
+    expect(await balanceOf(f.customer)).toBe('0.500000');
+    // ten calls one after the other, each wanting 2 seconds: 2.00 of calls against 0.50
+    await customerCalls('4930123456', 10, 2, 2000, 1);
+    await sleep(2500);
+    const rows = await cdrsFor('4930', 1);
+    const answered = rows.filter((c) => c.answer_time !== null);
+    expect(answered.length).toBeGreaterThan(0);
+    const spent = rows.reduce((sum, c) => sum + toMicros(String(c.ingress_client_cost)), 0n);
+    const after = toMicros(await balanceOf(f.customer));
+    expect(after).toBeGreaterThanOrEqual(0n);
+    expect(after).toBeLessThan(toMicros('0.1')); // not even one more billed second
+    expect(spent).toBe(toMicros('0.5') - after);
+    const last = (await switchRoute(h, customerCall('4930123456', { source_ip: CUSTOMER_IP }), key)).body
+      .payload;
+    expect(last.reject_reason).toBe('insufficient_balance');
+    await balancesMatchLedger();
   });
 });
