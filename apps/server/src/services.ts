@@ -6,6 +6,8 @@ import { AuditLog } from './modules/logs/audit';
 import { AuthService } from './modules/auth/service';
 import { Mailer } from './mail/mailer';
 import { SettingsService } from './modules/config/settings';
+import { Jobs } from './jobs/queue';
+import { DEFAULT_LEASE_MS } from './jobs/runner';
 import { SwitchKeyRing } from './modules/routing/switch-keys';
 import type { Logger } from 'pino';
 
@@ -28,6 +30,8 @@ export interface Services {
   configChanged: ConfigChanged;
   /** Switch API keys the route API accepts (access kind 'switch'). */
   switchKeys: SwitchKeyRing;
+  /** Durable background jobs: define, enqueue, every, kill, rerun (docs/jobs.md). */
+  jobs: Jobs;
 }
 
 /** A tiny signal: writers call notify(), the routing engine subscribes. */
@@ -60,6 +64,7 @@ export function buildServices(
     mailer: new Mailer(db, config, log),
     configChanged: new ConfigChanged(),
     switchKeys: new SwitchKeyRing(db),
+    jobs: new Jobs(db, log, { ...config.jobs, leaseMs: DEFAULT_LEASE_MS }),
     i18n: {
       languageOf(req: FastifyRequest): Language {
         const explicit = req.headers['x-lang'];
