@@ -70,6 +70,8 @@ export class Jobs {
   readonly definitions = new Map<string, JobDefinition>();
   readonly recurring = new Map<string, Recurring>();
   readonly runner: JobRunner;
+  /** The latest slot of each recurring kind this process has already tried to claim. */
+  private readonly triedSlot = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -145,6 +147,7 @@ export class Jobs {
     const ids: number[] = [];
     for (const r of this.recurring.values()) {
       const slot = new Date(latestSlot(r.schedule, nowMs));
+      if ((this.triedSlot.get(r.kind) ?? -Infinity) >= slot.getTime()) continue;
       const id = await this.db.transaction().execute(async (trx) => {
         const claimed = await sql<{ name: string }>`
           INSERT INTO job_schedules (name, last_slot) VALUES (${r.kind}, ${slot})
@@ -160,6 +163,7 @@ export class Jobs {
         await trx.updateTable('job_schedules').set({ job_id: job.id }).where('name', '=', r.kind).execute();
         return job.id;
       });
+      this.triedSlot.set(r.kind, slot.getTime());
       if (id !== null) ids.push(id);
     }
     return ids;

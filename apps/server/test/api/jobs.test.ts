@@ -356,5 +356,5 @@ describe('jobs: restart', () => {
     expect(nightly).toHaveLength(1);
     await second.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 120_000); // two starts on a PGlite folder on disk (initdb and every migration)
 });
