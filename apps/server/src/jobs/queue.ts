@@ -172,10 +172,11 @@ export class Jobs {
   /**
    * Kills a pending or running job: it is marked killed at once (never retried); a running handler
    * sees its signal aborted (in this process at once, in another at its next heartbeat).
-   * Returns false when the job is not pending or running.
+   * Returns false when the job is not pending or running. With `db` (a transaction) the kill
+   * commits with it and the caller calls `runner.abortLocal(id, 'killed')` after the commit.
    */
-  async kill(id: number, by: string): Promise<boolean> {
-    const row = await this.db
+  async kill(id: number, by: string, opts: { db?: Db } = {}): Promise<boolean> {
+    const row = await (opts.db ?? this.db)
       .updateTable('jobs')
       .set({
         status: 'killed',
@@ -189,7 +190,8 @@ export class Jobs {
       .returning('id')
       .executeTakeFirst();
     if (!row) return false;
-    this.runner.abortLocal(id, 'killed');
+    // Inside the caller's transaction the caller aborts after commit (runner.abortLocal); else now.
+    if (!opts.db) this.runner.abortLocal(id, 'killed');
     return true;
   }
 
@@ -197,8 +199,12 @@ export class Jobs {
    * Runs a finished, failed or killed job again: a new job with the same kind and payload, linked
    * to the old one (rerun_of). Returns the new id, or null when the job is pending or running.
    */
-  async rerun(id: number, user: { user_id: number | null; name: string }): Promise<number | null> {
-    const old = await this.db
+  async rerun(
+    id: number,
+    user: { user_id: number | null; name: string },
+    opts: { db?: Db } = {},
+  ): Promise<number | null> {
+    const old = await (opts.db ?? this.db)
       .selectFrom('jobs')
       .select(['kind', 'payload', 'status', 'schedule'])
       .where('id', '=', id)
@@ -208,6 +214,7 @@ export class Jobs {
       user,
       rerunOf: id,
       schedule: old.schedule ?? undefined,
+      db: opts.db,
     });
     return job.id;
   }

@@ -58,17 +58,26 @@ export function registerJobs(app: FastifyInstance, s: Services): void {
   implement(app, s, api.jobs.killJob, async (ctx) => {
     const actor = actorOf(ctx);
     await mustExist(s, ctx.params.id);
-    if (!(await s.jobs.kill(ctx.params.id, actor.user.name))) throw ruleBroken('jobNotKillable');
-    await s.audit.record(s.db, actor, 'job', ctx.params.id, 'kill', null, { status: 'killed' });
+    await s.db.transaction().execute(async (trx) => {
+      if (!(await s.jobs.kill(ctx.params.id, actor.user.name, { db: trx })))
+        throw ruleBroken('jobNotKillable');
+      await s.audit.record(trx, actor, 'job', ctx.params.id, 'kill', null, { status: 'killed' });
+    });
+    s.jobs.runner.abortLocal(ctx.params.id, 'killed');
     return { object_id: ctx.params.id };
   });
 
   implement(app, s, api.jobs.rerunJob, async (ctx) => {
     const actor = actorOf(ctx);
     await mustExist(s, ctx.params.id);
-    const id = await s.jobs.rerun(ctx.params.id, { user_id: actor.user.user_id, name: actor.user.name });
-    if (id === null) throw ruleBroken('jobNotRerunnable');
-    await s.audit.record(s.db, actor, 'job', ctx.params.id, 'rerun', null, { job_id: id });
+    const id = await s.db.transaction().execute(async (trx) => {
+      const user = { user_id: actor.user.user_id, name: actor.user.name };
+      const created = await s.jobs.rerun(ctx.params.id, user, { db: trx });
+      if (created === null) throw ruleBroken('jobNotRerunnable');
+      await s.audit.record(trx, actor, 'job', ctx.params.id, 'rerun', null, { job_id: created });
+      return created;
+    });
+    s.jobs.runner.wake();
     return { object_id: id };
   });
 
