@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { api } from '@tandem/contract';
-import { call, FIRST_ADMIN } from '../support/api';
-import { adminToken, dialog, enterAsAdmin, expectPath, flash } from '../support/ui';
+import { call, createAdminUser, createRole, FIRST_ADMIN } from '../support/api';
+import { adminToken, dialog, enterAs, enterAsAdmin, expectPath, flash } from '../support/ui';
 
 /**
  * Background exports and the scheduler log: an admin starts an export of the sign-in history (its
@@ -75,4 +75,20 @@ test('the scheduler log shows the export job and the daily CDR partition job; a 
   const newRow = page.getByTestId('list-scheduler-log').locator(`tr[data-row-key="${again}"]`);
   await expect(newRow).toContainText(`Run again of #${job.id}`);
   await expect(newRow.getByTestId('job-status')).toHaveText('Finished', { timeout: 15_000 });
+});
+
+test('a role that may only read the scheduler log sees the jobs but no kill or run again', async ({
+  page,
+}) => {
+  const token = await adminToken();
+  const PAGE = '/log/scheduler_log';
+  const { roleId } = await createRole(token, { privileges: [{ func_name: PAGE, readable: true }] });
+  const user = await createAdminUser(token, { roleId, landing_page: PAGE });
+  const jobs = await call(api.jobs.listSchedulerLog, { token, query: { kind: 'export.csv', per_page: 1 } });
+  const job = jobs.items[0]!;
+
+  await enterAs(page, user.name, user.password, `${PAGE}?kind=export`);
+  const row = page.getByTestId('list-scheduler-log').locator(`tr[data-row-key="${job.id}"]`);
+  await expect(row.getByTestId('job-status')).toHaveText('Finished');
+  await expect(page.locator('[data-testid^="rerun-"], [data-testid^="kill-"]')).toHaveCount(0);
 });
