@@ -61,6 +61,9 @@ export async function buildApp(
   });
 
   registerModules(app, services);
+  // Every kind is defined by now; the runner starts with the server and stops before the database closes.
+  app.addHook('onReady', async () => services.jobs.start());
+  app.addHook('onClose', async () => services.jobs.stop());
 
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi() as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });

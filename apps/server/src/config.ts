@@ -19,16 +19,31 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Serve the built web app from this folder when it exists. */
   webDist: string;
+  /** Background jobs of this process (docs/jobs.md). */
+  jobs: { pollMs: number; concurrency: number };
+  /** Where export files are written (EXPORT_DIR, default DATA_DIR/exports). */
+  exportDir: string;
+}
+
+/** A whole number from the environment, or the default when unset; a bad value stops the start. */
+function intEnv(env: NodeJS.ProcessEnv, name: string, def: number, min: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`${name} must be a whole number >= ${min}, got ${raw}`);
+  return n;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = Number(env.PORT ?? 8080);
+  const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR ?? 'data');
   const smtpHost = env.SMTP_HOST?.trim();
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
     // Relative to the repository root, whichever folder the process was started from.
-    dataDir: path.resolve(REPO_ROOT, env.DATA_DIR ?? 'data'),
+    dataDir,
     databaseUrl: env.DATABASE_URL?.trim() || null,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
     smtp: smtpHost
@@ -45,5 +60,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY === 'true',
     passwordCost: Number(env.PASSWORD_COST ?? 15),
     webDist: path.resolve(env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    jobs: {
+      pollMs: intEnv(env, 'JOBS_POLL_MS', 1000, 10),
+      concurrency: intEnv(env, 'JOBS_CONCURRENCY', 2, 0),
+    },
+    exportDir: env.EXPORT_DIR?.trim()
+      ? path.resolve(REPO_ROOT, env.EXPORT_DIR.trim())
+      : path.join(dataDir, 'exports'),
   };
 }

@@ -6,6 +6,9 @@ import { AuditLog } from './modules/logs/audit';
 import { AuthService } from './modules/auth/service';
 import { Mailer } from './mail/mailer';
 import { SettingsService } from './modules/config/settings';
+import { Exports } from './jobs/exports';
+import { Jobs } from './jobs/queue';
+import { DEFAULT_LEASE_MS } from './jobs/runner';
 import { SwitchKeyRing } from './modules/routing/switch-keys';
 import type { Logger } from 'pino';
 
@@ -28,6 +31,10 @@ export interface Services {
   configChanged: ConfigChanged;
   /** Switch API keys the route API accepts (access kind 'switch'). */
   switchKeys: SwitchKeyRing;
+  /** Durable background jobs: define, enqueue, every, kill, rerun (docs/jobs.md). */
+  jobs: Jobs;
+  /** CSV exports written by a job, owned by who started them (docs/jobs.md "Exports"). */
+  exports: Exports;
 }
 
 /** A tiny signal: writers call notify(), the routing engine subscribes. */
@@ -49,6 +56,7 @@ export function buildServices(
   log: Logger,
 ): Services {
   const settings = new SettingsService(db);
+  const jobs = new Jobs(db, log, { ...config.jobs, leaseMs: DEFAULT_LEASE_MS });
   const services = {
     config,
     db,
@@ -60,6 +68,8 @@ export function buildServices(
     mailer: new Mailer(db, config, log),
     configChanged: new ConfigChanged(),
     switchKeys: new SwitchKeyRing(db),
+    jobs,
+    exports: new Exports(db, jobs, config.exportDir),
     i18n: {
       languageOf(req: FastifyRequest): Language {
         const explicit = req.headers['x-lang'];

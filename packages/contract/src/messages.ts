@@ -517,6 +517,21 @@ const catalogue = {
     ch: '没有费率：没有供应商为任何号码定价，且没有默认费率',
     de: 'Keine Tarife: kein Lieferant bepreist einen Code und es gibt keinen Standardtarif',
   },
+  jobNotKillable: {
+    en: 'Only a pending or running job can be killed',
+    ch: '只能终止等待中或运行中的任务',
+    de: 'Nur ein wartender oder laufender Auftrag kann abgebrochen werden',
+  },
+  jobNotRerunnable: {
+    en: 'A pending or running job cannot be run again',
+    ch: '等待中或运行中的任务不能再次运行',
+    de: 'Ein wartender oder laufender Auftrag kann nicht erneut ausgeführt werden',
+  },
+  exportNotReady: {
+    en: 'The export is not finished yet',
+    ch: '导出尚未完成',
+    de: 'Der Export ist noch nicht fertig',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;

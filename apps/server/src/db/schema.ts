@@ -7,6 +7,7 @@ import type { RateDeliveryTables } from './schema-rate-delivery';
 import type { RateGenerationTables } from './schema-rate-generation';
 import type { RoutingExtrasTables } from './schema-routing-extras';
 import type { CdrTables } from './schema-cdr';
+import type { JobsTables } from './schema-jobs';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -211,6 +212,13 @@ export interface ExportLogTable {
   file_name: string;
   status: Generated<string>;
   created_at: Generated<Date>;
+  /** Exports written by a job (0014_jobs); NULL for the synchronous downloads. */
+  job_id: ColumnType<number | null, number | null | undefined, number | null>;
+  kind: ColumnType<string | null, string | null | undefined, string | null>;
+  filter: ColumnType<unknown, string | null | undefined, string | null>;
+  path: ColumnType<string | null, string | null | undefined, string | null>;
+  size_bytes: ColumnType<number | null, number | null | undefined, number | null>;
+  row_count: ColumnType<number | null, number | null | undefined, number | null>;
 }
 export interface ImportLogTable {
   id: Generated<number>;
@@ -317,7 +325,8 @@ export interface Database
     RateGenerationTables,
     RateDeliveryTables,
     RoutingExtrasTables,
-    CdrTables {
+    CdrTables,
+    JobsTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

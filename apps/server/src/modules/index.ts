@@ -20,6 +20,7 @@ import { registerRoutingExtras } from './routing-extras/routes';
 import { registerRateReports } from './rate-reports/routes';
 import { registerRateGeneration } from './rate-generation/routes';
 import { registerCdr } from './cdr/routes';
+import { registerJobs } from './jobs/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -27,6 +28,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerRoles(app, s);
   registerConfig(app, s);
   registerLogs(app, s);
+  registerJobs(app, s);
   registerTickets(app, s);
   registerHome(app, s);
   registerSwitch(app, s);

@@ -3,6 +3,7 @@ export * as user from './user';
 export * as role from './role';
 export * as config from './config';
 export * as log from './log';
+export * as jobs from './jobs';
 export * as ticket from './ticket';
 export * as home from './home';
 export * as sw from './switch';

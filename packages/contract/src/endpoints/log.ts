@@ -12,16 +12,18 @@ export const signinHistoryRow = z.object({
   reason: z.string(),
   created_at: z.string(),
 });
+/** The sign-in history's filter (the list and its background export, services.exports kind signin_history). */
+export const signinHistoryFilter = z.object({
+  name: z.string().max(64).optional(),
+  result: z.enum(['success', 'failed', 'forbidden']).optional(),
+});
 export const listSigninHistory = endpoint({
   method: 'GET',
   path: '/log/user_signin_history',
   summary: 'Every sign-in attempt with its result',
   tag: 'log',
   access: adminOnly('/log/user_signin_history', 'read'),
-  query: listQuery.extend({
-    name: z.string().max(64).optional(),
-    result: z.enum(['success', 'failed', 'forbidden']).optional(),
-  }),
+  query: listQuery.extend(signinHistoryFilter.shape),
   payload: paged(signinHistoryRow),
 });
 
@@ -57,8 +59,18 @@ export const exportLogRow = z.object({
   user_name: z.string(),
   entity: z.string(),
   file_name: z.string(),
+  /** finished for downloads made at once; the job's state for background exports. */
   status: z.string(),
   created_at: z.string(),
+  /** Background exports (services.exports): the job, its progress, the file; null for the others. */
+  job_id: z.number().nullable(),
+  progress_done: z.number().nullable(),
+  progress_total: z.number().nullable(),
+  row_count: z.number().nullable(),
+  size_bytes: z.number().nullable(),
+  error: z.string().nullable(),
+  /** The caller started it and its file is ready. */
+  downloadable: z.boolean(),
 });
 export const listExportLog = endpoint({
   method: 'GET',
@@ -66,7 +78,11 @@ export const listExportLog = endpoint({
   summary: 'Export log (clients see their own; the count drives the rate export log menu)',
   tag: 'log',
   access: adminOnly('/log/export_log', 'read', ['client', 'vendor', 'agent']),
-  query: listQuery.extend({ status: z.string().optional(), ...timeRange }),
+  query: listQuery.extend({
+    status: z.string().optional(),
+    mine: z.enum(['true', 'false']).optional(),
+    ...timeRange,
+  }),
   payload: paged(exportLogRow),
 });
 

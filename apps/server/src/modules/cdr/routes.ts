@@ -5,6 +5,7 @@ import type { Services } from '../../services';
 import type { CallPath } from '../routing/routes';
 import { CdrIngest } from './ingest';
 import { BalancePoller } from './balance-poller';
+import { schedulePartitionMaintenance } from './partition-job';
 
 /**
  * cdr (issue 10): the money path. CDR ingest from the switch (POST /switch/cdr), rating of both
@@ -13,6 +14,7 @@ import { BalancePoller } from './balance-poller';
 export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): CdrIngest {
   const ingest = new CdrIngest(s, path.engine, path.live);
   const poller = new BalancePoller(s, path.live);
+  schedulePartitionMaintenance(s, ingest.partitions);
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
 

@@ -1,11 +1,15 @@
 import { api } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { z } from 'zod';
 import { likeContains, pageOf, withinTime, withIsoTimes } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 
 export function registerLogs(app: FastifyInstance, s: Services): void {
+  registerSigninHistoryExport(s);
+
   implement(app, s, api.log.listSigninHistory, async (ctx) => {
     let qb = s.db
       .selectFrom('signin_history')
@@ -56,24 +60,49 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
 
   implement(app, s, api.log.listExportLog, async (ctx) => {
     const actor = actorOf(ctx);
+    // Background exports show their job's state; downloads made at once were finished when logged.
+    const status = sql<string>`COALESCE(j.status, e.status)`;
     let qb = s.db
-      .selectFrom('export_log')
-      .select(['id', 'client_id', 'user_name', 'entity', 'file_name', 'status', 'created_at']);
+      .selectFrom('export_log as e')
+      .leftJoin('jobs as j', 'j.id', 'e.job_id')
+      .select([
+        'e.id',
+        'e.client_id',
+        'e.user_id',
+        'e.user_name',
+        'e.entity',
+        'e.file_name',
+        status.as('status'),
+        'e.created_at',
+        'e.job_id',
+        'j.progress_done',
+        'j.progress_total',
+        'e.row_count',
+        'e.size_bytes',
+        'j.error',
+      ]);
     // Tenancy: portal users see their own carrier's exports (agents: their own).
     if (actor.type === 'client' || actor.type === 'vendor')
-      qb = qb.where('client_id', '=', actor.clientId ?? -1);
-    if (actor.type === 'agent') qb = qb.where('user_id', '=', actor.user.user_id);
-    if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
-    qb = withinTime(qb, 'created_at', ctx.query.upload_time_from, ctx.query.upload_time_to);
+      qb = qb.where('e.client_id', '=', actor.clientId ?? -1);
+    if (actor.type === 'agent') qb = qb.where('e.user_id', '=', actor.user.user_id);
+    if (ctx.query.mine === 'true') qb = qb.where('e.user_id', '=', actor.user.user_id);
+    if (ctx.query.status) qb = qb.where(status, '=', ctx.query.status);
+    qb = withinTime(qb, 'e.created_at', ctx.query.upload_time_from, ctx.query.upload_time_to);
     const page = await pageOf(
       qb,
-      ctx.query,
-      { created_at: 'created_at', entity: 'entity' },
+      { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' },
+      { created_at: 'e.created_at', entity: 'e.entity' },
       'created_at',
-      'id',
+      'e.id',
     );
     return {
-      items: page.items.map(withIsoTimes),
+      items: page.items.map(({ user_id, ...r }) => ({
+        ...withIsoTimes(r),
+        progress_done: r.progress_done === null ? null : Number(r.progress_done),
+        progress_total: r.progress_total === null ? null : Number(r.progress_total),
+        error: r.error || null,
+        downloadable: r.job_id !== null && r.status === 'finished' && user_id === actor.user.user_id,
+      })),
       total: page.total,
     };
   });
@@ -131,5 +160,53 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
       items: page.items.map(withIsoTimes),
       total: page.total,
     };
+  });
+}
+
+const signinFilter = api.log.signinHistoryFilter.strict();
+type SigninFilter = z.output<typeof signinFilter>;
+
+/** Log > User Sign-in History as a background CSV export (services.exports), newest first. */
+function registerSigninHistoryExport(s: Services): void {
+  const filtered = (f: SigninFilter) => {
+    let qb = s.db.selectFrom('signin_history');
+    if (f.name) qb = qb.where('name', 'ilike', likeContains(f.name));
+    if (f.result) qb = qb.where('result', '=', f.result);
+    return qb;
+  };
+  s.exports.register<SigninFilter>('signin_history', {
+    permission: { func: '/log/user_signin_history', level: 'read' },
+    filter: signinFilter,
+    fileName: 'user-signin-history',
+    entity: 'user_signin_history',
+    columns: [
+      { key: 'created_at', header: 'time (UTC)' },
+      { key: 'name', header: 'name' },
+      { key: 'ip', header: 'ip' },
+      { key: 'result', header: 'result' },
+      { key: 'reason', header: 'reason' },
+    ],
+    count: async (f) =>
+      Number(
+        (
+          await filtered(f)
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    async *rows(f) {
+      let before = Number.MAX_SAFE_INTEGER;
+      for (;;) {
+        const page = await filtered(f)
+          .select(['id', 'name', 'ip', 'result', 'reason', 'created_at'])
+          .where('id', '<', before)
+          .orderBy('id', 'desc')
+          .limit(1000)
+          .execute();
+        for (const r of page) yield { ...r, created_at: r.created_at.toISOString() };
+        if (page.length < 1000) return;
+        before = page.at(-1)?.id ?? 0;
+      }
+    },
   });
 }

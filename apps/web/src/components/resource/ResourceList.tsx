@@ -60,6 +60,7 @@ export function ResourceList<Row extends object>({
   const list = useQuery({
     queryKey: [resource.list.method, resource.list.path, { query }],
     queryFn: () => call(resource.list, { query } as never) as Promise<Paged<Row>>,
+    refetchInterval: resource.refetchMs,
   });
 
   const update = (patch: Record<string, string | null>) => {

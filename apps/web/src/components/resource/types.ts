@@ -54,4 +54,6 @@ export interface ListResource<Row> {
   invalidates?: Endpoint[];
   /** File name of the CSV export. */
   csvName: string;
+  /** Re-reads the list this often while the page is open (logs of running jobs). */
+  refetchMs?: number;
 }

@@ -1,8 +1,10 @@
 import { api } from '@tandem/contract';
 import { Tag } from 'antd';
+import { useSearchParams } from 'react-router-dom';
 import type { z } from 'zod';
 import { ResourceList } from '../../components/resource/ResourceList';
 import type { ListResource } from '../../components/resource/types';
+import { BackgroundExportButton } from '../jobs/BackgroundExportButton';
 
 type Row = z.infer<typeof api.log.signinHistoryRow>;
 const COLORS = { success: 'green', failed: 'orange', forbidden: 'red' } as const;
@@ -47,5 +49,13 @@ const resource: ListResource<Row> = {
 };
 
 export default function SigninHistoryPage() {
-  return <ResourceList resource={resource} />;
+  const [sp] = useSearchParams();
+  // The background export takes the list's filter as it stands.
+  const filter = Object.fromEntries(['name', 'result'].flatMap((k) => (sp.get(k) ? [[k, sp.get(k)]] : [])));
+  return (
+    <ResourceList
+      resource={resource}
+      toolbar={<BackgroundExportButton kind="signin_history" filter={filter} />}
+    />
+  );
 }
