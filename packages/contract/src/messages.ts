@@ -23,6 +23,26 @@ const catalogue = {
     ch: '未知的 API 路径：{0} {1}',
     de: 'Unbekannte API-Route: {0} {1}',
   },
+  controlCharacter: {
+    en: '{0} may not contain control characters (such as NUL)',
+    ch: '{0} 不能包含控制字符（例如 NUL）',
+    de: '{0} darf keine Steuerzeichen (wie NUL) enthalten',
+  },
+  valueOutOfRange: {
+    en: '{0} is out of the allowed range',
+    ch: '{0} 超出允许范围',
+    de: '{0} liegt außerhalb des erlaubten Bereichs',
+  },
+  referenceMissing: {
+    en: '{0} refers to a record that does not exist',
+    ch: '{0} 引用的记录不存在',
+    de: '{0} verweist auf einen Datensatz, der nicht existiert',
+  },
+  tooManyAttemptsSeconds: {
+    en: 'Too many attempts. Try again in {0} seconds.',
+    ch: '尝试次数过多，请在 {0} 秒后重试。',
+    de: 'Zu viele Versuche. Bitte in {0} Sekunden erneut versuchen.',
+  },
   recordNotFound: { en: 'No record found', ch: '未找到记录', de: 'Kein Datensatz gefunden' },
   noPermission: {
     en: "You don't have permissions for this operation",

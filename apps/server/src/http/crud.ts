@@ -165,7 +165,11 @@ export function implementCrud<E extends CrudEndpoints>(
   });
 
   implement(app, s, e.usage, async (ctx) => {
-    await loadRaw(s.db, ctx.params.id);
+    // The same tenancy as `get`: a portal user's foreign id is answered exactly as a missing one.
+    const visible: unknown = await scoped(s.db, actorOf(ctx))
+      .where(sql.ref(t.selectId), '=', ctx.params.id)
+      .executeTakeFirst();
+    if (!visible) throw notFound();
     const items = t.usage ? await t.usage(s.db, ctx.params.id) : [];
     return { items, total: items.reduce((n, u) => n + u.count, 0) };
   });
