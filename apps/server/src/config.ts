@@ -19,6 +19,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Serve the built web app from this folder when it exists. */
   webDist: string;
+  /** The one-time setup code for the first admin (SETUP_CODE); null: a random one is made and printed. */
+  setupCode: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -44,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true',
     passwordCost: Number(env.PASSWORD_COST ?? 15),
+    setupCode: env.SETUP_CODE?.trim() || null,
     webDist: path.resolve(env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
   };
 }

@@ -43,6 +43,11 @@ const catalogue = {
     ch: '尝试次数过多，请在 {0} 秒后重试。',
     de: 'Zu viele Versuche. Bitte in {0} Sekunden erneut versuchen.',
   },
+  setupCodeInvalid: {
+    en: 'The setup code is not the one the server printed at start (see its console or log)',
+    ch: '安装码与服务器启动时打印的不一致（请查看其控制台或日志）',
+    de: 'Der Einrichtungscode ist nicht der, den der Server beim Start ausgegeben hat (siehe Konsole oder Log)',
+  },
   recordNotFound: { en: 'No record found', ch: '未找到记录', de: 'Kein Datensatz gefunden' },
   noPermission: {
     en: "You don't have permissions for this operation",

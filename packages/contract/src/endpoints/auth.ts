@@ -50,7 +50,6 @@ export const requestPasswordReset = endpoint({
   access: PUBLIC,
   body: z.object({
     email_or_name: z.string().trim().min(1, { message: 'required' }).max(254),
-    base_url: z.string().max(500).optional(),
   }),
   payload: z.object({ sent: z.boolean() }),
 });

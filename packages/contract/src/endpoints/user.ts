@@ -135,6 +135,8 @@ export const userCreate = z
     active: z.boolean().default(true),
     landing_page: z.string().max(200).nullable().default(null),
     allowed_ips: z.array(ipOrCidr).default([]),
+    /** The one-time code the server printed at start; needed only for the first admin. */
+    setup_code: z.string().trim().max(64).optional(),
   })
   .strict();
 

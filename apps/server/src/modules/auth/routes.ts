@@ -16,14 +16,14 @@ export function registerAuth(app: FastifyInstance, s: Services): void {
   );
   implement(app, s, api.auth.checkToken, (ctx) => s.auth.checkToken(ctx.req), { ownToken: true });
   implement(app, s, api.auth.checkPassword, async (ctx) => ({
-    valid: await s.auth.verify(ctx.body.password, actorOf(ctx).user.password_hash),
+    valid: await s.auth.checkPassword(actorOf(ctx), ctx.body.password, ctx.ip),
   }));
   implement(app, s, api.auth.signOut, async (ctx) => {
     await s.auth.revoke(actorOf(ctx).sessionId, 'signed out');
     return null;
   });
   implement(app, s, api.auth.requestPasswordReset, (ctx) =>
-    requestPasswordReset(s, ctx.body.email_or_name, ctx.body.base_url, ctx.lang, ctx.ip),
+    requestPasswordReset(s, ctx.body.email_or_name, ctx.lang, ctx.ip),
   );
   implement(app, s, api.auth.resetPassword, (ctx) =>
     resetPassword(s, ctx.params.token, ctx.body.password, ctx.ip),
