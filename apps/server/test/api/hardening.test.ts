@@ -195,7 +195,7 @@ describe('the error handler as a safety net', () => {
     expect(err?.code).toBe('22003');
     const app = Fastify({ logger: false });
     installErrorHandling(app, h.built.services);
-    app.get('/range', () => Promise.reject(err));
+    app.get('/range', () => Promise.reject(err ?? new Error('no database error')));
     app.get('/fk', () =>
       Promise.reject(
         Object.assign(new Error('violates foreign key'), { code: '23503', column: 'payment_term_id' }),
