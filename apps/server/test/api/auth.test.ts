@@ -245,6 +245,12 @@ describe('POST /auth (sign-in)', () => {
 
   it('refuses the user of a carrier whose self sign-up is still pending', async () => {
     ok(
+      await h.call('PATCH', '/api/config/system', {
+        token: admin,
+        body: { user_registration_enabled: true },
+      }),
+    );
+    ok(
       await h.call('POST', '/api/carrier/basic/create', {
         body: {
           name: 'Pending Co',
