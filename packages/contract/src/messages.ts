@@ -48,6 +48,26 @@ const catalogue = {
     ch: '安装码与服务器启动时打印的不一致（请查看其控制台或日志）',
     de: 'Der Einrichtungscode ist nicht der, den der Server beim Start ausgegeben hat (siehe Konsole oder Log)',
   },
+  twoFactorCodeRequired: {
+    en: 'Enter the code of your authenticator app (or a recovery code)',
+    ch: '请输入身份验证器应用中的验证码（或恢复码）',
+    de: 'Geben Sie den Code Ihrer Authenticator-App (oder einen Wiederherstellungscode) ein',
+  },
+  twoFactorCodeInvalid: {
+    en: 'The code is not valid',
+    ch: '验证码无效',
+    de: 'Der Code ist ungültig',
+  },
+  twoFactorAlreadyOn: {
+    en: 'Two-factor sign-in is already on',
+    ch: '两步验证登录已开启',
+    de: 'Die Zwei-Faktor-Anmeldung ist bereits eingeschaltet',
+  },
+  twoFactorNotStarted: {
+    en: 'Start the two-factor setup first',
+    ch: '请先开始两步验证设置',
+    de: 'Starten Sie zuerst die Einrichtung der Zwei-Faktor-Anmeldung',
+  },
   recordNotFound: { en: 'No record found', ch: '未找到记录', de: 'Kein Datensatz gefunden' },
   noPermission: {
     en: "You don't have permissions for this operation",

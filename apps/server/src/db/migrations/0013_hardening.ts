@@ -9,6 +9,8 @@ import { sql, type Kysely } from 'kysely';
  *   preset (ON DELETE SET NULL). Existing presets are copied over when the row exists, else dropped.
  * - random ANI group ids (trunks, trunk templates): no such groups exist yet, so every stored id
  *   referred to nothing and is cleared.
+ * - two-factor sign-in: users' TOTP secret (pending while enrolling), flag and last used time step;
+ *   user_recovery_codes, hashed, each usable once.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
@@ -39,6 +41,21 @@ UPDATE trunk_templates
     CASE WHEN settings ? 'random_ani_group_id' THEN '{"random_ani_group_id": null}'::jsonb ELSE '{}'::jsonb END;
 
 UPDATE trunks SET random_ani_group_id = NULL WHERE random_ani_group_id IS NOT NULL;
+
+-- Two-factor sign-in (TOTP): the secret while enrolling (pending) and once on, the last time step
+-- used (a code is accepted once), and one-time recovery codes stored as hashes.
+ALTER TABLE users
+  ADD COLUMN totp_secret text,
+  ADD COLUMN totp_pending_secret text,
+  ADD COLUMN totp_enabled boolean NOT NULL DEFAULT false,
+  ADD COLUMN totp_last_step bigint NOT NULL DEFAULT 0;
+CREATE TABLE user_recovery_codes (
+  id serial PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+  code_hash text NOT NULL,
+  used_at timestamptz
+);
+CREATE INDEX user_recovery_codes_user ON user_recovery_codes (user_id);
 `,
     )
     .execute(db);
@@ -50,6 +67,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       `
 ALTER TABLE carrier_templates DROP COLUMN payment_term_id;
 ALTER TABLE trunk_templates DROP COLUMN rate_table_id, DROP COLUMN routing_plan_id;
+DROP TABLE user_recovery_codes;
+ALTER TABLE users DROP COLUMN totp_secret, DROP COLUMN totp_pending_secret, DROP COLUMN totp_enabled,
+  DROP COLUMN totp_last_step;
 `,
     )
     .execute(db);

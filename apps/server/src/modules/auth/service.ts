@@ -8,6 +8,7 @@ import type { Services } from '../../services';
 import { GrantsCache } from './grants';
 import { ipAllowed } from './ip';
 import { enforce, logAttempt } from './throttle';
+import { checkSecondFactor } from './two-factor';
 import { hashPassword, verifyPassword } from './password';
 import { cdrTokenFor, hashToken, newToken } from './tokens';
 
@@ -39,7 +40,13 @@ export class AuthService {
     return verifyPassword(password, hash);
   }
 
-  async signIn(nameOrEmail: string, password: string, ip: string, userAgent: string): Promise<IssuedToken> {
+  async signIn(
+    nameOrEmail: string,
+    password: string,
+    code: string | undefined,
+    ip: string,
+    userAgent: string,
+  ): Promise<IssuedToken> {
     const db = this.s.db;
     const user = await db
       .selectFrom('users')
@@ -71,6 +78,7 @@ export class AuthService {
       await logAttempt(this.s, user.user_id, user.name, ip, 'forbidden', refusal.reason);
       throw new AppError(ErrorCode.signIn, refusal.key, [ip], 403);
     }
+    await checkSecondFactor(this.s, user, code, ip);
     const issued = await this.issue(user.user_id, ip, userAgent);
     await db
       .updateTable('users')
