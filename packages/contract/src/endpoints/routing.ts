@@ -702,8 +702,8 @@ const callTime = z
     z
       .string()
       .max(40)
-      .refine((v) => v === '' || inInstantRange(Date.parse(v)), { message: 'invalidDate' }),
-    bigInteger({ min: INSTANT_MIN_MS, max: INSTANT_MAX_MS, message: 'invalidDate' }),
+      .refine((v) => v === '' || inInstantRange(Date.parse(v)), { message: 'invalidCallTime' }),
+    bigInteger({ min: INSTANT_MIN_MS, max: INSTANT_MAX_MS, message: 'invalidCallTime' }),
   ])
   .optional();
 export const routeRequest = z
@@ -941,7 +941,7 @@ export const simulationRequest = z
     time: z
       .string()
       .max(40)
-      .refine((v) => v === '' || inInstantRange(Date.parse(v)), { message: 'invalidDate' })
+      .refine((v) => v === '' || inInstantRange(Date.parse(v)), { message: 'invalidCallTime' })
       .nullable()
       .default(null),
     ocn: z.string().trim().max(16).nullable().default(null),
