@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { E2E_SETUP_CODE } from './support/setup-code';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -62,6 +63,7 @@ export default async function globalSetup(): Promise<void> {
       ...(fs.existsSync(webDist) ? { WEB_DIST: webDist } : {}),
       DATABASE_URL: '',
       PUBLIC_URL: baseUrl,
+      SETUP_CODE: E2E_SETUP_CODE,
       PASSWORD_COST: '10',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       SMTP_HOST: '127.0.0.1',

@@ -1,3 +1,4 @@
+import { E2E_SETUP_CODE } from '../support/setup-code';
 import { expect, test } from '@playwright/test';
 import { api } from '@tandem/contract';
 import { call } from '../support/api';
@@ -54,6 +55,12 @@ test('setup validates the form, creates the admin, signs in and opens the wizard
 
   await confirm.fill(FIRST_ADMIN.passwd);
   await expect(page.getByText('Passwords do not match')).toHaveCount(0);
+  // Without the code the server printed at start, the instance is not claimed.
+  await page.getByTestId('setup-code').fill('wrong-code');
+  await submit.click();
+  await expect(page.getByText(/not the one the server printed/)).toBeVisible();
+  expect((await call(api.user.hasUser)).has_user).toBe(false);
+  await page.getByTestId('setup-code').fill(E2E_SETUP_CODE);
   const visited: string[] = [];
   page.on('framenavigated', (f) => {
     if (f === page.mainFrame()) visited.push(new URL(f.url()).hash);

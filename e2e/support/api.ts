@@ -1,3 +1,4 @@
+import { E2E_SETUP_CODE } from './setup-code';
 import { randomBytes } from 'node:crypto';
 import {
   api,
@@ -91,7 +92,7 @@ export const FIRST_ADMIN = { name: 'admin', passwd: 'Admin#2026', email: 'admin@
  */
 export async function setupFirstAdmin(): Promise<string> {
   const { has_user } = await call(api.user.hasUser);
-  if (!has_user) await call(api.user.createUser, { body: { ...FIRST_ADMIN } });
+  if (!has_user) await call(api.user.createUser, { body: { ...FIRST_ADMIN, setup_code: E2E_SETUP_CODE } });
   return signIn(FIRST_ADMIN.name, FIRST_ADMIN.passwd);
 }
 

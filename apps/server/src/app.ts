@@ -13,6 +13,7 @@ import { migrateToLatest } from './db/migrate';
 import { seedReferenceData } from './db/seed';
 import { installErrorHandling } from './http/register';
 import { registerModules } from './modules';
+import { ensureSetupCode } from './modules/users/setup-code';
 import { buildOpenApi } from './openapi';
 import { buildServices, type Services } from './services';
 
@@ -20,6 +21,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   services: Services;
   database: DatabaseHandle;
+  /** The one-time setup code while no user exists (printed at start), else null. */
+  setupCode: string | null;
   close(): Promise<void>;
 }
 
@@ -65,6 +68,13 @@ export async function buildApp(
   app.addHook('onReady', async () => services.jobs.start());
   app.addHook('onClose', async () => services.jobs.stop());
 
+  // An unclaimed instance: the first admin needs the one-time code printed here (docs/security.md).
+  const setupCode = await ensureSetupCode(database.db, config.setupCode);
+  if (setupCode)
+    app.log.warn(
+      `No user exists yet. Create the first admin at /#/setup with this one-time setup code: ${setupCode}`,
+    );
+
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi() as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
@@ -80,6 +90,7 @@ export async function buildApp(
   return {
     app,
     services,
+    setupCode,
     database,
     async close() {
       await app.close();

@@ -1,3 +1,4 @@
+import { clearTwoFactor } from './modules/auth/two-factor';
 import { api, message, MESSAGE_KEYS, portalPassword, singleEmail, type MessageKey } from '@tandem/contract';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -143,6 +144,8 @@ export async function createAdminCommand(s: Services, args: CreateAdminArgs, out
 export interface ResetPasswordArgs {
   name: string;
   password: string;
+  /** Also turn the user's two-factor sign-in off (lost authenticator). */
+  clear2fa?: boolean;
 }
 
 /** `tandem reset-password`: sets a new password and revokes every session of the user. */
@@ -150,11 +153,12 @@ export function validateResetPassword(args: Partial<ResetPasswordArgs>): ResetPa
   return {
     name: check('--name', api.user.userNameField, args.name, NAME_HINT),
     password: check('--password', portalPassword, args.password),
+    clear2fa: args.clear2fa === true,
   };
 }
 
 export async function resetPasswordCommand(s: Services, args: ResetPasswordArgs, out: Out): Promise<number> {
-  const { name, password } = validateResetPassword(args);
+  const { name, password, clear2fa } = validateResetPassword(args);
   const hash = await s.auth.hash(password);
   const { userId, revoked } = await s.db.transaction().execute(async (trx) => {
     const user = await trx
@@ -168,6 +172,7 @@ export async function resetPasswordCommand(s: Services, args: ResetPasswordArgs,
       .set({ password_hash: hash, updated_at: new Date() })
       .where('user_id', '=', user.user_id)
       .execute();
+    if (clear2fa) await clearTwoFactor(trx, user.user_id);
     const r = await trx
       .updateTable('sessions')
       .set({ revoked_at: new Date(), revoked_reason: 'password reset by operator' })
@@ -185,7 +190,9 @@ export async function resetPasswordCommand(s: Services, args: ResetPasswordArgs,
     );
     return { userId: user.user_id, revoked: Number(r.numUpdatedRows) };
   });
-  out(`Password of "${name}" changed; ${revoked} open session(s) revoked.`);
+  out(
+    `Password of "${name}" changed${clear2fa ? ', two-factor sign-in turned off' : ''}; ${revoked} open session(s) revoked.`,
+  );
   return userId;
 }
 

@@ -25,7 +25,9 @@ const USAGE = `Usage: npm run tandem -- <command> [options]
 Commands:
   migrate                                          apply pending migrations and the reference data
   create-admin --name N --email E --password P     create an unrestricted admin (password 8-15 characters)
-  reset-password --name N --password P             set a user's password and end all their sessions
+  reset-password --name N --password P [--clear-2fa]
+                                                   set a user's password and end all their sessions;
+                                                   --clear-2fa also turns two-factor sign-in off
   seed-demo                                        create the demo users and data (safe to run again)
   help                                             show this text
 
@@ -38,7 +40,7 @@ const str = { type: 'string' } as const;
 const COMMANDS: Record<string, Options> = {
   migrate: {},
   'create-admin': { name: str, email: str, password: str },
-  'reset-password': { name: str, password: str },
+  'reset-password': { name: str, password: str, 'clear-2fa': { type: 'boolean' } },
   'seed-demo': {},
 };
 
@@ -65,7 +67,11 @@ async function main(argv: string[]): Promise<number> {
       : null;
   const resetArgs =
     command === 'reset-password'
-      ? validateResetPassword({ name: opt('name'), password: opt('password') })
+      ? validateResetPassword({
+          name: opt('name'),
+          password: opt('password'),
+          clear2fa: values['clear-2fa'] === true,
+        })
       : null;
 
   // DATA_DIR defaults to data/ at the repository root, the folder `npm start` uses too.

@@ -23,6 +23,8 @@ export interface AppConfig {
   jobs: { pollMs: number; concurrency: number };
   /** Where export files are written (EXPORT_DIR, default DATA_DIR/exports). */
   exportDir: string;
+  /** The one-time setup code for the first admin (SETUP_CODE); null: a random one is made and printed. */
+  setupCode: string | null;
 }
 
 /** A whole number from the environment, or the default when unset; a bad value stops the start. */
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true',
     passwordCost: Number(env.PASSWORD_COST ?? 15),
+    setupCode: env.SETUP_CODE?.trim() || null,
     webDist: path.resolve(env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     jobs: {
       pollMs: intEnv(env, 'JOBS_POLL_MS', 1000, 10),

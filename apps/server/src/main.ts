@@ -8,6 +8,10 @@ const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
 console.log(
   `\n  Tandem is running on ${where}.\n  Open http://localhost:${config.port}/ (API docs: http://localhost:${config.port}/api/docs)\n`,
 );
+if (built.setupCode)
+  console.log(
+    `  No user exists yet. Create the first admin at ${config.publicUrl}/#/setup\n  with this one-time setup code: ${built.setupCode}\n`,
+  );
 
 const stop = async () => {
   await built.close();

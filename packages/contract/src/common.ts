@@ -1,23 +1,23 @@
+import { coercedInt4, inInstantRange, int4 } from './input-rules';
 import { z } from 'zod';
 
 /** Query of every paged list (DESIGN section 3). */
 export const listQuery = z.object({
-  page: z.coerce.number().int().min(0).default(0),
-  per_page: z.coerce.number().int().min(1).max(100000).default(10),
+  page: coercedInt4().min(0).default(0),
+  per_page: coercedInt4().min(1).max(100000).default(10),
   order_by: z.string().max(64).optional(),
   order_dir: z.enum(['asc', 'desc']).default('asc'),
 });
 export type ListQuery = z.infer<typeof listQuery>;
 
-export const paged = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number().int() });
+export const paged = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: int4() });
 export interface Paged<T> {
   items: T[];
   total: number;
 }
 
-export const idParams = z.object({ id: z.coerce.number().int().positive() });
-export const objectId = z.object({ object_id: z.number().int() });
+export const idParams = z.object({ id: coercedInt4().positive() });
+export const objectId = z.object({ object_id: int4() });
 export const empty = z.object({}).strict();
 export const nothing = z.null();
 
@@ -34,7 +34,7 @@ export const instantFilter = z
   .string()
   .max(40)
   .refine(
-    (v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
+    (v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && inInstantRange(Date.parse(v)),
     { message: 'invalidValue' },
   );
 

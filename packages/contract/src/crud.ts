@@ -1,3 +1,4 @@
+import { DECIMAL_MAX, INT4_MAX } from './input-rules';
 import { z } from 'zod';
 import { adminOnly, type UserType } from './access';
 import { idParams, listQuery, objectId, paged } from './common';
@@ -142,10 +143,11 @@ export const entityName = (max = 100) =>
 export const seconds = z.coerce
   .number({ message: 'positiveInteger' })
   .int({ message: 'positiveInteger' })
-  .min(0, { message: 'positiveInteger' });
+  .min(0, { message: 'positiveInteger' })
+  .max(INT4_MAX, { message: 'positiveInteger' });
 /** A decimal amount as a string, up to 6 decimals, >= 0 (money stays exact). */
 export const amount = z
-  .union([z.string(), z.number()])
+  .union([z.string(), z.number().min(0).max(DECIMAL_MAX)])
   .transform((v) => String(v).trim())
   .refine((v) => /^\d{1,12}(\.\d{1,6})?$/.test(v), { message: 'positiveDecimal' });
 /** A percentage 0..100 as a decimal string. */

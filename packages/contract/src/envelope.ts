@@ -26,6 +26,8 @@ export const ErrorCode = {
   throttled: 180,
   /** Sign-in failed: wrong name or password, or not allowed. */
   signIn: 190,
+  /** The password was right; the account's second factor (a TOTP or recovery code) is needed. */
+  twoFactor: 200,
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -23,6 +23,51 @@ const catalogue = {
     ch: '未知的 API 路径：{0} {1}',
     de: 'Unbekannte API-Route: {0} {1}',
   },
+  controlCharacter: {
+    en: '{0} may not contain control characters (such as NUL)',
+    ch: '{0} 不能包含控制字符（例如 NUL）',
+    de: '{0} darf keine Steuerzeichen (wie NUL) enthalten',
+  },
+  valueOutOfRange: {
+    en: '{0} is out of the allowed range',
+    ch: '{0} 超出允许范围',
+    de: '{0} liegt außerhalb des erlaubten Bereichs',
+  },
+  referenceMissing: {
+    en: '{0} refers to a record that does not exist',
+    ch: '{0} 引用的记录不存在',
+    de: '{0} verweist auf einen Datensatz, der nicht existiert',
+  },
+  tooManyAttemptsSeconds: {
+    en: 'Too many attempts. Try again in {0} seconds.',
+    ch: '尝试次数过多，请在 {0} 秒后重试。',
+    de: 'Zu viele Versuche. Bitte in {0} Sekunden erneut versuchen.',
+  },
+  setupCodeInvalid: {
+    en: 'The setup code is not the one the server printed at start (see its console or log)',
+    ch: '安装码与服务器启动时打印的不一致（请查看其控制台或日志）',
+    de: 'Der Einrichtungscode ist nicht der, den der Server beim Start ausgegeben hat (siehe Konsole oder Log)',
+  },
+  twoFactorCodeRequired: {
+    en: 'Enter the code of your authenticator app (or a recovery code)',
+    ch: '请输入身份验证器应用中的验证码（或恢复码）',
+    de: 'Geben Sie den Code Ihrer Authenticator-App (oder einen Wiederherstellungscode) ein',
+  },
+  twoFactorCodeInvalid: {
+    en: 'The code is not valid',
+    ch: '验证码无效',
+    de: 'Der Code ist ungültig',
+  },
+  twoFactorAlreadyOn: {
+    en: 'Two-factor sign-in is already on',
+    ch: '两步验证登录已开启',
+    de: 'Die Zwei-Faktor-Anmeldung ist bereits eingeschaltet',
+  },
+  twoFactorNotStarted: {
+    en: 'Start the two-factor setup first',
+    ch: '请先开始两步验证设置',
+    de: 'Starten Sie zuerst die Einrichtung der Zwei-Faktor-Anmeldung',
+  },
   recordNotFound: { en: 'No record found', ch: '未找到记录', de: 'Kein Datensatz gefunden' },
   noPermission: {
     en: "You don't have permissions for this operation",

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_rate_change_log';
 import * as m0011 from './migrations/0011_trunk_qos_samples';
 import * as m0012 from './migrations/0012_cdr';
 import * as m0014 from './migrations/0014_jobs';
+import * as m0013 from './migrations/0013_hardening';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0011_trunk_qos_samples': m0011,
   '0012_cdr': m0012,
   '0014_jobs': m0014,
+  '0013_hardening': m0013,
 };
 
 /** Every migration, in the order they apply. */

@@ -8,6 +8,8 @@ export interface CarrierTemplatesTable {
   template_id: Generated<number>;
   name: string;
   settings: Json<Record<string, unknown>>;
+  /** 0013: the payment term preset, held by a foreign key. */
+  payment_term_id: number | null;
   updated_at: Generated<Date>;
 }
 export interface TrunkTemplatesTable {
@@ -15,6 +17,9 @@ export interface TrunkTemplatesTable {
   name: string;
   direction: 'ingress' | 'egress';
   settings: Json<Record<string, unknown>>;
+  /** 0013: presets held by foreign keys. */
+  rate_table_id: number | null;
+  routing_plan_id: number | null;
   updated_at: Generated<Date>;
 }
 

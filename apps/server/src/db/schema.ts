@@ -140,6 +140,11 @@ export interface UsersTable {
   zero_balance_notice: Generated<boolean>;
   last_login_at: NullableTimestamp;
   last_seen_at: NullableTimestamp;
+  /** 0013: two-factor sign-in (TOTP). */
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  totp_enabled: Generated<boolean>;
+  totp_last_step: ColumnType<number, number | undefined, number>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }
@@ -164,6 +169,12 @@ export interface PasswordResetsTable {
   created_at: Generated<Date>;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+}
+export interface UserRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Date | null;
 }
 export interface SigninHistoryTable {
   id: Generated<number>;
@@ -340,6 +351,7 @@ export interface Database
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   signin_history: SigninHistoryTable;
+  user_recovery_codes: UserRecoveryCodesTable;
   retrieve_password_log: RetrievePasswordLogTable;
   email_log: EmailLogTable;
   modification_log: ModificationLogTable;

@@ -7,12 +7,42 @@ import { pageOf, withIsoTimes } from '../db/paging';
 import type { Database } from '../db/schema';
 import type { Services } from '../services';
 import { actorOf, type Actor, type Ctx } from './context';
-import { duplicate, notFound, ruleBroken } from './errors';
+import { duplicate, invalidField, notFound, ruleBroken } from './errors';
 import { implement } from './register';
 
 type Table = Extract<keyof Database, string>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQuery = SelectQueryBuilder<Database, any, any>;
+
+/**
+ * A field of a body that refers to a row of another table: checked to exist (with the right kind,
+ * when `where` narrows it) before any write, refused with 110 naming the field; the database holds
+ * the same reference by a foreign key. `table: null`: nothing of the kind exists yet, so any value
+ * but null is refused. A field holding a list of ids is checked id by id.
+ */
+export interface Reference {
+  field: string;
+  table: Table | null;
+  column?: string;
+  where?: (qb: AnyQuery) => AnyQuery;
+}
+
+/** Refuses the first reference of `body` to a row that does not exist (110 'referenceMissing'). */
+export async function checkReferences(db: Db, refs: readonly Reference[], body: Record<string, unknown>) {
+  for (const r of refs) {
+    const v = body[r.field];
+    const wanted = (Array.isArray(v) ? v : [v]).filter((x): x is number => typeof x === 'number');
+    if (!wanted.length) continue;
+    if (r.table === null) throw invalidField(r.field, 'referenceMissing', [r.field]);
+    let q = db
+      .selectFrom(r.table as never)
+      .select(sql.ref(r.column ?? 'id').as('id') as never)
+      .where(sql.ref(r.column ?? 'id') as never, 'in', [...new Set(wanted)] as never) as unknown as AnyQuery;
+    if (r.where) q = r.where(q);
+    const found = new Set(((await q.execute()) as { id: number }[]).map((x) => Number(x.id)));
+    if (wanted.some((id) => !found.has(id))) throw invalidField(r.field, 'referenceMissing', [r.field]);
+  }
+}
 
 export interface UsageCount {
   what: string;
@@ -49,6 +79,8 @@ export interface CrudTable<E extends CrudEndpoints> {
     body: Record<string, unknown>,
     before: Record<string, unknown> | null,
   ) => Record<string, unknown>;
+  /** Fields referring to rows of other tables, checked before every write (see Reference). */
+  references?: readonly Reference[];
   /** Rules that need the database; throw an AppError to refuse. `before` is null on create. */
   validate?: (
     trx: Db,
@@ -110,6 +142,7 @@ export async function createRow<E extends CrudEndpoints>(
   ctx: Ctx<unknown, unknown, unknown>,
 ): Promise<number> {
   await checkUniqueOf(t, trx, body, null);
+  await checkReferences(trx, t.references ?? [], body);
   await t.validate?.(trx, body, null, ctx);
   const values = t.toColumns ? t.toColumns(body, null) : body;
   const row = (await trx
@@ -165,7 +198,11 @@ export function implementCrud<E extends CrudEndpoints>(
   });
 
   implement(app, s, e.usage, async (ctx) => {
-    await loadRaw(s.db, ctx.params.id);
+    // The same tenancy as `get`: a portal user's foreign id is answered exactly as a missing one.
+    const visible: unknown = await scoped(s.db, actorOf(ctx))
+      .where(sql.ref(t.selectId), '=', ctx.params.id)
+      .executeTakeFirst();
+    if (!visible) throw notFound();
     const items = t.usage ? await t.usage(s.db, ctx.params.id) : [];
     return { items, total: items.reduce((n, u) => n + u.count, 0) };
   });
@@ -186,6 +223,7 @@ export function implementCrud<E extends CrudEndpoints>(
       if (t.requireActiveToModify && before[activeColumn] === false)
         throw ruleBroken(t.requireActiveToModify);
       await checkUnique(trx, body, ctx.params.id);
+      await checkReferences(trx, t.references ?? [], body);
       await t.validate?.(trx, body, before, ctx as Ctx<unknown, unknown, unknown>);
       const values = t.toColumns ? t.toColumns(body, before) : body;
       if (Object.keys(values).length) {

@@ -1,9 +1,11 @@
 import {
   allows,
+  controlCharField,
   ErrorCode,
   errorEnvelope,
   MESSAGE_KEYS,
   okEnvelope,
+  unboundedNumbers,
   UPLOAD_MAX_MB,
   type Endpoint,
   type UserType,
@@ -41,6 +43,7 @@ export function implement<E extends Endpoint>(
   if (opts.ownToken && endpoint.access.kind !== 'public')
     throw new Error(`ownToken needs a public endpoint: ${endpoint.path}`);
   if (!registeredEndpoints.includes(endpoint)) registeredEndpoints.push(endpoint);
+  checkInputRules(endpoint);
   app.route({
     method: endpoint.method,
     url: '/api' + endpoint.path,
@@ -54,7 +57,10 @@ export function implement<E extends Endpoint>(
       checkAccess(endpoint, actor, switchKeyOk);
       const params = parse(endpoint.params, req.params);
       const query = parse(endpoint.query, req.query);
-      const body = endpoint.multipart ? undefined : parse(endpoint.body, req.body ?? {});
+      // No body at all is an empty object; a JSON null body is refused like any non-object.
+      const body = endpoint.multipart
+        ? undefined
+        : parse(endpoint.body, req.body === undefined ? {} : req.body);
       const ctx: Ctx<unknown, unknown, unknown> = {
         params,
         query,
@@ -100,10 +106,35 @@ function checkAccess(endpoint: Endpoint, actor: Actor | null, switchKeyOk: boole
 /** Validates input against a schema as the endpoints do: bad input answers 110 naming each field. */
 export function parseInput(schema: z.ZodType | undefined, value: unknown): unknown {
   return parse(schema, value);
+/**
+ * The input rules shared by every endpoint, checked once at registration: every number of its
+ * params, query and body is bounded by the column it lands in (contract `integer()`, `int4()`,
+ * `bigInteger()`; decimals within DECIMAL_MAX). An endpoint that forgets it does not start.
+ */
+export function checkInputRules(endpoint: Endpoint): void {
+  for (const part of ['params', 'query', 'body'] as const) {
+    const schema = endpoint[part];
+    const loose = schema ? unboundedNumbers(schema) : [];
+    if (loose.length)
+      throw new Error(
+        `${endpoint.method} ${endpoint.path}: unbounded number in ${part}: ${loose.join(', ')} ` +
+          '(use int4(), integer() or bigInteger() of the contract)',
+      );
+  }
+}
+
+/** Text of any input (params, query, body) may not hold NUL or other control characters. */
+export function refuseControlChars(value: unknown): void {
+  const field = controlCharField(value);
+  if (field)
+    throw new AppError(ErrorCode.validation, 'validationFailed', [], 400, {
+      [field]: { key: 'controlCharacter', params: [field === '_' ? 'request body' : field] },
+    });
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown): unknown {
   if (!schema) return undefined;
+  refuseControlChars(value);
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const fields: Record<string, FieldError> = {};
@@ -195,6 +226,34 @@ export function installErrorHandling(app: FastifyInstance, services: Services): 
           }),
         ),
       );
+    }
+    // Safety net behind the contract's rules (docs/security.md): data PostgreSQL refuses (22xxx:
+    // out of range, bad encoding, bad date) is bad input, and a reference to nothing (23503) a
+    // conflict; both are logged, as they mean a rule is missing in front of the database.
+    const pgCode = typeof e.code === 'string' && /^2[23][0-9A-Z]{3}$/.test(e.code) ? e.code : null;
+    if (pgCode?.startsWith('22') || pgCode === '23503') {
+      req.log.warn({ err }, 'database refused input a contract rule should have refused');
+      const column = (err as { column?: string }).column || '_';
+      const label = column === '_' ? 'request body' : column;
+      return pgCode === '23503'
+        ? reply
+            .status(409)
+            .send(
+              errorEnvelope(
+                ErrorCode.conflict,
+                localize.message('referenceMissing', lang, [label]),
+                localize.fields({ [column]: { key: 'referenceMissing', params: [label] } }, lang),
+              ),
+            )
+        : reply
+            .status(400)
+            .send(
+              errorEnvelope(
+                ErrorCode.validation,
+                localize.message('valueOutOfRange', lang, [label]),
+                localize.fields({ [column]: { key: 'valueOutOfRange', params: [label] } }, lang),
+              ),
+            );
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return reply.status(e.statusCode).send(errorEnvelope(ErrorCode.validation, e.message ?? 'Bad request'));

@@ -143,17 +143,26 @@ describe('POST /auth (sign-in)', () => {
     expect(JSON.stringify(bad.body)).not.toMatch(/at .*\.(ts|js):\d+/);
   });
 
-  it('throttles a name after 5 failures (180, logged as forbidden), even with the right password', async () => {
+  it('backs an account off after 5 failures (180, logged as forbidden, not counted), even with the right password', async () => {
     const u = await makeAdmin(h, admin, 'throttled_admin');
     for (let i = 0; i < 5; i++) fails(await signIn(u.name, `wrong-${i}-pass`, `10.0.1.${i + 1}`), 190);
     const r = await signIn(u.name, USER_PASSWD, '10.0.1.99');
-    fails(r, 180, 'Too many attempts. Try again in 15 minutes.');
+    fails(r, 180, /Too many attempts\. Try again in (29|30) seconds\./);
     expect(r.status).toBe(429);
+    // Attempts refused while waiting are not counted and do not extend the wait.
+    for (let i = 0; i < 5; i++) fails(await signIn(u.name, 'still-wrong', '10.0.1.98'), 180);
     const rows = (await history(u.name)).items;
     expect(rows.filter((x) => x.result === 'failed')).toHaveLength(5);
-    expect(rows[0]).toMatchObject({ result: 'forbidden', reason: 'throttled', ip: '10.0.1.99' });
+    expect(rows[0]).toMatchObject({ result: 'forbidden', reason: 'throttled', ip: '10.0.1.98' });
     // Another user from the same place is not affected.
     ok(await signIn(ADMIN.name, ADMIN.passwd, '10.0.1.99'));
+    // Once the wait is over (the last failure moved back 31 s), the right password signs in.
+    await h.built.services.db
+      .updateTable('signin_history')
+      .set({ created_at: new Date(Date.now() - 31_000) })
+      .where('user_id', '=', u.userId)
+      .execute();
+    ok(await signIn(u.name, USER_PASSWD, '10.0.1.99'));
   });
 
   it('counts failures per account whether it was named by user name or e-mail', async () => {
@@ -165,10 +174,40 @@ describe('POST /auth (sign-in)', () => {
     fails(await signIn(u.name, USER_PASSWD, '10.0.5.99'), 180);
   });
 
-  it('throttles an IP after 20 failures whatever the names', async () => {
+  it('slows an IP after 20 failures whatever the names, without locking the other accounts behind it', async () => {
     for (let i = 0; i < 20; i++) fails(await signIn(`ghost_${i}`, 'nope-nope', '10.0.2.1'), 190);
-    fails(await signIn(ADMIN.name, ADMIN.passwd, '10.0.2.1'), 180);
+    // Right after a failure the IP waits a few seconds (not counted) ...
+    fails(await signIn(ADMIN.name, ADMIN.passwd, '10.0.2.1'), 180, /Try again in [1-3] seconds/);
     ok(await signIn(ADMIN.name, ADMIN.passwd, '10.0.2.2'));
+    // ... then a colleague behind the same NAT signs in with the right password.
+    await h.built.services.db
+      .updateTable('signin_history')
+      .set({ created_at: new Date(Date.now() - 4000) })
+      .where('ip', '=', '10.0.2.1')
+      .where('created_at', '>', new Date(Date.now() - 60_000))
+      .execute();
+    ok(await signIn(ADMIN.name, ADMIN.passwd, '10.0.2.1'));
+  });
+
+  it('counts wrong passwords of the live check toward the account backoff', async () => {
+    const u = await makeAdmin(h, admin, 'live_checker');
+    for (let i = 0; i < 5; i++)
+      expect(
+        ok(
+          await h.call<{ valid: boolean }>('POST', '/api/auth/check-password', {
+            token: u.token,
+            body: { password: `guess-${i}` },
+            headers: { 'x-forwarded-for': '10.0.6.1' },
+          }),
+        ),
+      ).toEqual({ valid: false });
+    const r = await h.call('POST', '/api/auth/check-password', {
+      token: u.token,
+      body: { password: USER_PASSWD },
+      headers: { 'x-forwarded-for': '10.0.6.1' },
+    });
+    fails(r, 180);
+    fails(await signIn(u.name, USER_PASSWD, '10.0.6.2'), 180);
   });
 
   it('allows a user with allowed IPs to sign in only from them (others logged as forbidden)', async () => {
@@ -205,6 +244,12 @@ describe('POST /auth (sign-in)', () => {
   });
 
   it('refuses the user of a carrier whose self sign-up is still pending', async () => {
+    ok(
+      await h.call('PATCH', '/api/config/system', {
+        token: admin,
+        body: { user_registration_enabled: true },
+      }),
+    );
     ok(
       await h.call('POST', '/api/carrier/basic/create', {
         body: {
@@ -345,8 +390,15 @@ describe('password reset by e-mail', () => {
   it('mails a link; the link sets a new password once; old sessions and password stop working', async () => {
     const u = await makeAdmin(h, admin, 'forgetful');
     ok(await h.call('PATCH', `/api/user/${u.userId}`, { token: admin, body: { first_name: 'Fiona' } }));
+    ok(
+      await h.call('PATCH', '/api/config/system', {
+        token: admin,
+        body: { base_url: 'https://portal.carrier.test' },
+      }),
+    );
+    // A caller's base_url (link poisoning, issue 18) never reaches the mail.
     const r = await h.call('POST', '/api/auth/reset-password', {
-      body: { email_or_name: 'forgetful@example.com', base_url: 'https://portal.carrier.test/some/page' },
+      body: { email_or_name: 'forgetful@example.com', base_url: 'https://evil.example.org/steal' },
     });
     expect(ok(r)).toEqual({ sent: true });
     const mail = await mailFor('forgetful@example.com', 1);
@@ -354,6 +406,7 @@ describe('password reset by e-mail', () => {
     expect(mail.subject).toBe('Reset your Tandem password');
     expect(mail.text).toContain('Hello Fiona');
     expect(mail.text).toContain('"forgetful"');
+    expect(mail.text).not.toContain('evil.example.org');
     const token = linkToken(mail.text, 'https://portal.carrier.test');
 
     const done = await h.call('POST', `/api/auth/reset/${token}`, { body: { password: 'NewPass#2026' } });
@@ -397,7 +450,26 @@ describe('password reset by e-mail', () => {
     linkToken(mail.text, 'https://noc.example.net');
   });
 
-  it('ignores a base URL that is not http(s)', async () => {
+  it('falls back to PUBLIC_URL without a configured base URL, whatever the caller sends', async () => {
+    ok(await h.call('PATCH', '/api/config/system', { token: admin, body: { base_url: '' } }));
+    await makeAdmin(h, admin, 'public_url_user');
+    ok(
+      await h.call('POST', '/api/auth/reset-password', {
+        body: { email_or_name: 'public_url_user', base_url: 'https://attacker.test' },
+      }),
+    );
+    const mail = await mailFor('public_url_user@example.com', 1);
+    expect(mail.text).not.toContain('attacker.test');
+    linkToken(mail.text, h.built.services.config.publicUrl);
+    ok(
+      await h.call('PATCH', '/api/config/system', {
+        token: admin,
+        body: { base_url: 'https://noc.example.net' },
+      }),
+    );
+  });
+
+  it('ignores a caller base URL that is not http(s)', async () => {
     await makeAdmin(h, admin, 'js_link');
     ok(
       await h.call('POST', '/api/auth/reset-password', {

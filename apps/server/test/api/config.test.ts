@@ -178,7 +178,7 @@ describe('GET and PATCH /config/system', () => {
       inactivity_timeout: 30,
       timezone: '+0000',
       hide_version: false,
-      user_registration_enabled: true,
+      user_registration_enabled: false,
       base_url: '',
     });
     await expectSessionRequired(h, states, 'GET', '/api/config/system');
@@ -196,7 +196,7 @@ describe('GET and PATCH /config/system', () => {
       inactivity_timeout: 15,
       timezone: '-0500',
       hide_version: true,
-      user_registration_enabled: true,
+      user_registration_enabled: false,
     });
     const [row] = await auditRows(h, 'system_setting', 'system');
     expect(row).toMatchObject({ action: 'update', user_name: ADMIN.name });
@@ -462,7 +462,7 @@ describe('login branding: GET /config/login/public and PATCH /config/login', () 
       image_url: null,
       title: 'Tandem',
       content: '',
-      user_registration_enabled: true,
+      user_registration_enabled: false,
     });
   });
 

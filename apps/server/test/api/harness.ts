@@ -19,6 +19,7 @@ import { pgliteDialect } from '../../src/db/pglite-dialect';
 import type { Database } from '../../src/db/schema';
 import { seedReferenceData } from '../../src/db/seed';
 import { hashToken } from '../../src/modules/auth/tokens';
+import { storedSetupCode } from '../../src/modules/users/setup-code';
 
 const require = createRequire(import.meta.url);
 
@@ -106,7 +107,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     call,
     signIn,
     async setupAdmin() {
-      const r = await call('POST', '/api/user/create', { body: ADMIN });
+      const setup_code = (await storedSetupCode(built.services.db)) ?? '';
+      const r = await call('POST', '/api/user/create', { body: { ...ADMIN, setup_code } });
       if (!r.body.success) throw new Error(`setup failed: ${JSON.stringify(r.body)}`);
       return signIn(ADMIN.name, ADMIN.passwd);
     },

@@ -51,7 +51,7 @@ describe('before the first admin exists', () => {
     const results = await Promise.all(
       names.map((name) =>
         h.call<{ object_id: number }>('POST', '/api/user/create', {
-          body: { ...ADMIN, name, email: `${name}@example.com` },
+          body: { ...ADMIN, name, email: `${name}@example.com`, setup_code: h.built.setupCode ?? '' },
         }),
       ),
     );
@@ -68,6 +68,18 @@ describe('before the first admin exists', () => {
     rival = await makeAgent(h, admin, 'Rival');
     client = (await makeCarrierUser(h, admin, 'Acme')).token;
     restricted = (await makeRestrictedAdmin(h, admin, 'dash_only')).token;
+    // Self-registration is off until the operator turns it on (issue 18).
+    const sys = ok(
+      await h.call<{ user_registration_enabled: boolean }>('GET', '/api/config/system', { token: admin }),
+    );
+    expect(sys.user_registration_enabled).toBe(false);
+    fails(await signup({ name: 'Too Early', email: 'too.early@example.com', login_name: 'too_early' }), 170);
+    ok(
+      await h.call('PATCH', '/api/config/system', {
+        token: admin,
+        body: { user_registration_enabled: true },
+      }),
+    );
   });
 });
 

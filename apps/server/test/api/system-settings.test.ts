@@ -78,7 +78,7 @@ describe('GET /config/system/all', () => {
       timezone: '+0000',
       inactivity_timeout: 30,
       operating_company: 'Tandem',
-      user_registration_enabled: true,
+      user_registration_enabled: false,
       default_ring_timeout_s: 60,
       max_call_duration_s: 7200,
       default_us_ij_rule: 'inter',

@@ -67,10 +67,23 @@ describe('first-admin setup (POST /user/create while no user exists)', () => {
       'Only one Email is allowed',
     );
     expect(ok(await h.call('GET', '/api/public/has_user'))).toEqual({ has_user: false });
+    // Without the one-time code the server printed at start, nobody claims the instance (issue 18).
+    expect(h.built.setupCode).toMatch(/^[\w]{4}-[\w]{4}-[\w]{4}$/);
+    invalid(
+      await h.call('POST', '/api/user/create', { body: ADMIN }),
+      'setup_code',
+      'setup_code is required',
+    );
+    invalid(
+      await h.call('POST', '/api/user/create', { body: { ...ADMIN, setup_code: 'AAAA-BBBB-CCCC' } }),
+      'setup_code',
+      /not the one the server printed/,
+    );
+    expect(ok(await h.call('GET', '/api/public/has_user'))).toEqual({ has_user: false });
 
     // Whatever type or role the form sends, the first user is an unrestricted admin.
     const r = await h.call<{ object_id: number }>('POST', '/api/user/create', {
-      body: { ...ADMIN, user_type: 'agent', role_id: 7 },
+      body: { ...ADMIN, user_type: 'agent', role_id: 7, setup_code: h.built.setupCode ?? '' },
     });
     expect(ok(r).object_id).toBe(1);
     expect(ok(await h.call('GET', '/api/public/has_user'))).toEqual({ has_user: true });

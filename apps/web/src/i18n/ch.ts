@@ -160,6 +160,8 @@ export const ch: Dictionary = {
     setPassword: '设置密码',
     passwordChanged: '密码已修改，现在可以登录。',
     setupTitle: '创建首个管理员',
+    setupCode: '安装码',
+    setupCodeHelp: '服务器启动时在控制台和日志中打印的一次性代码（或 SETUP_CODE）。',
     setupHelp: '尚无任何用户。现在创建的用户拥有全部权限。',
     userName: '用户名',
     email: '电子邮件',

@@ -160,6 +160,9 @@ export const de: Dictionary = {
     setPassword: 'Passwort setzen',
     passwordChanged: 'Ihr Passwort wurde geändert. Sie können sich jetzt anmelden.',
     setupTitle: 'Ersten Administrator anlegen',
+    setupCode: 'Einrichtungscode',
+    setupCodeHelp:
+      'Der einmalige Code, den der Server beim Start in Konsole und Log ausgegeben hat (oder SETUP_CODE).',
     setupHelp: 'Es gibt noch keinen Benutzer. Der jetzt angelegte Benutzer hat alle Rechte.',
     userName: 'Benutzername',
     email: 'E-Mail',

@@ -158,6 +158,9 @@ export const en = {
     setPassword: 'Set password',
     passwordChanged: 'Your password was changed. You can sign in now.',
     setupTitle: 'Create the first administrator',
+    setupCode: 'Setup code',
+    setupCodeHelp:
+      'The one-time code the server printed in its console and log when it started (or SETUP_CODE).',
     setupHelp: 'No user exists yet. The user you create now has every permission.',
     userName: 'User name',
     email: 'E-mail',

@@ -19,6 +19,8 @@ export const signIn = endpoint({
   body: z.object({
     email_or_name: z.string().trim().min(1, { message: 'required' }).max(254),
     password: z.string().min(1, { message: 'required' }).max(128),
+    /** The second factor of an account that has it on: a TOTP code or a recovery code. */
+    code: z.string().trim().max(32).optional(),
   }),
   payload: tokenPayload,
 });
@@ -50,7 +52,6 @@ export const requestPasswordReset = endpoint({
   access: PUBLIC,
   body: z.object({
     email_or_name: z.string().trim().min(1, { message: 'required' }).max(254),
-    base_url: z.string().max(500).optional(),
   }),
   payload: z.object({ sent: z.boolean() }),
 });
@@ -72,5 +73,34 @@ export const signOut = endpoint({
   summary: 'Revoke the current token',
   tag: 'auth',
   access: SIGNED_IN,
+  payload: z.null(),
+});
+
+export const twoFactorSetup = endpoint({
+  method: 'POST',
+  path: '/auth/2fa/setup',
+  summary: 'Start two-factor enrolment: a new TOTP secret (and its otpauth:// URL), pending until confirmed',
+  tag: 'auth',
+  access: SIGNED_IN,
+  payload: z.object({ secret: z.string(), otpauth_url: z.string() }),
+});
+
+export const twoFactorEnable = endpoint({
+  method: 'POST',
+  path: '/auth/2fa/enable',
+  summary: 'Confirm enrolment with a code of the new secret; answers 10 one-time recovery codes (shown once)',
+  tag: 'auth',
+  access: SIGNED_IN,
+  body: z.object({ code: z.string().trim().min(1, { message: 'required' }).max(32) }),
+  payload: z.object({ recovery_codes: z.array(z.string()) }),
+});
+
+export const twoFactorDisable = endpoint({
+  method: 'POST',
+  path: '/auth/2fa/disable',
+  summary: 'Turn two-factor sign-in off (confirmed by the current password)',
+  tag: 'auth',
+  access: SIGNED_IN,
+  body: z.object({ password: z.string().min(1, { message: 'required' }).max(128) }),
   payload: z.null(),
 });

@@ -1,3 +1,4 @@
+import { int4, coercedInt4 } from '../input-rules';
 import { z } from 'zod';
 import { adminOnly, type Access } from '../access';
 import { idParams, ipOrCidr, listQuery, paged, portalPassword, queryBool, singleEmail } from '../common';
@@ -74,7 +75,7 @@ export const carrierSettingsFields = {
     .trim()
     .regex(/^[A-Z]{3}$/, { message: 'invalidValue' })
     .default('USD'),
-  payment_term_id: z.number().int().positive().nullable().default(null),
+  payment_term_id: int4().positive().nullable().default(null),
   call_limit: limit,
   cps_limit: limit,
   port_limit: limit,
@@ -129,7 +130,7 @@ export const carrierCreate = z
     rates_email: optionalEmail.default(''),
     address: z.string().trim().max(500).default(''),
     tax_id: z.string().trim().max(64).default(''),
-    agent_id: z.number().int().positive().nullable().default(null),
+    agent_id: int4().positive().nullable().default(null),
     ...carrierSettingsFields,
     allowed_ips: z.array(ipOrCidr).max(100).default([]),
     /** Portal credentials: the carrier's portal user (users.user_type client). */
@@ -159,10 +160,10 @@ export const carrierFilters = {
   client_type: z.enum(['client', 'vendor']).optional(),
   company_type: z.enum(['termination', 'origination']).optional(),
   is_active: queryBool.optional(),
-  payment_term_id: z.coerce.number().int().positive().optional(),
+  payment_term_id: coercedInt4().positive().optional(),
   mode: z.enum(['prepaid', 'postpaid']).optional(),
   registration_status: z.enum(['pending', 'approved', 'rejected']).optional(),
-  agent_id: z.coerce.number().int().positive().optional(),
+  agent_id: coercedInt4().positive().optional(),
 };
 
 export const carrier = crudEndpoints({
@@ -324,13 +325,13 @@ export const rejectRegistration = endpoint({
 export const productCreate = z
   .object({
     name: entityName(100),
-    routing_plan_id: z.number({ message: 'required' }).int().positive(),
-    rate_table_id: z.number({ message: 'required' }).int().positive(),
+    routing_plan_id: int4({ message: 'required' }).positive(),
+    rate_table_id: int4({ message: 'required' }).positive(),
     tech_prefix: techPrefix.default(''),
     description: z.string().trim().max(1000).default(''),
     scope: z.enum(['public', 'private']).default('public'),
-    carrier_ids: z.array(z.number().int().positive()).max(10000).default([]),
-    agent_ids: z.array(z.number().int().positive()).max(10000).default([]),
+    carrier_ids: z.array(int4().positive()).max(10000).default([]),
+    agent_ids: z.array(int4().positive()).max(10000).default([]),
   })
   .strict();
 export const productRow = productCreate.extend({
@@ -350,7 +351,7 @@ export const product = crudEndpoints({
   filters: {
     name: z.string().max(100).optional(),
     scope: z.enum(['public', 'private']).optional(),
-    carrier_id: z.coerce.number().int().positive().optional(),
+    carrier_id: coercedInt4().positive().optional(),
   },
   portal: ['client'],
 });

@@ -1,3 +1,4 @@
+import { int4 } from '../input-rules';
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
 
@@ -29,19 +30,19 @@ export const cdrTime = z
     { message: 'invalidValue' },
   );
 
-const trunkId = z.number().int().min(1).max(INT4);
+const trunkId = int4().min(1).max(INT4);
 const text = (max: number) => z.string().max(max);
 
 export const cdrIn = z
   .object({
     call_id: z.string().min(1).max(128),
-    attempt: z.number().int().min(1).max(100),
+    attempt: int4().min(1).max(100),
     is_final_attempt: z.boolean(),
     start_time: cdrTime,
     answer_time: cdrTime.nullable(),
     end_time: cdrTime,
     /** Seconds from answer to end, whole; 0 when unanswered. */
-    duration: z.number().int().min(0).max(CDR_MAX_SECONDS),
+    duration: int4().min(0).max(CDR_MAX_SECONDS),
     ingress_trunk_id: trunkId,
     /** Null when no vendor was tried (refused at routing). */
     egress_trunk_id: trunkId.nullable(),
@@ -53,13 +54,13 @@ export const cdrIn = z
     egress_dnis: text(64).nullable().optional(),
     lrn: text(32).nullable().optional(),
     /** Final SIP response code of the attempt (200 for an answered call). */
-    release_cause: z.number().int().min(100).max(699),
-    q850_cause: z.number().int().min(0).max(127).nullable().optional(),
+    release_cause: int4().min(100).max(699),
+    q850_cause: int4().min(0).max(127).nullable().optional(),
     release_side: z.enum(RELEASE_SIDES),
-    pdd_ms: z.number().int().min(0).max(3_600_000),
+    pdd_ms: int4().min(0).max(3_600_000),
     egress_host: text(128).nullable().optional(),
     codec: text(32).nullable().optional(),
-    ring_time_ms: z.number().int().min(0).max(3_600_000).nullable().optional(),
+    ring_time_ms: int4().min(0).max(3_600_000).nullable().optional(),
   })
   .strict()
   .superRefine((c, ctx) => {

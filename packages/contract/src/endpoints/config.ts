@@ -1,3 +1,4 @@
+import { int4, coercedInt4 } from '../input-rules';
 import { z } from 'zod';
 import { PUBLIC, SIGNED_IN, adminOnly } from '../access';
 import { emailList, listQuery, objectId, optionalIpv4, paged, portNumber } from '../common';
@@ -44,7 +45,7 @@ export const timezoneOffset = z.string().regex(/^[+-](0\d|1[0-2])00$/, { message
 /** What an indeterminate-jurisdiction US call is charged by default (domain DefaultIjRule). */
 export const US_IJ_RULES = ['inter', 'intra', 'ij'] as const;
 
-const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);
+const wholeNumber = (min: number, max: number) => int4().min(min).max(max);
 /** '' or an absolute http(s) URL (the portal address used in links sent by e-mail). */
 const baseUrl = z
   .string()
@@ -169,9 +170,9 @@ export const patchLoginBranding = endpoint({
   access: adminOnly(LOGIN_CONTENT_FUNC, 'write'),
   body: z
     .object({
-      logo_image_id: z.number().int().positive().nullable(),
-      favicon_id: z.number().int().positive().nullable(),
-      background_image_id: z.number().int().positive().nullable(),
+      logo_image_id: int4().positive().nullable(),
+      favicon_id: int4().positive().nullable(),
+      background_image_id: int4().positive().nullable(),
       title: z.string().max(200),
       content: z.string().max(5000),
     })
@@ -197,7 +198,7 @@ export const exportPublicFile = endpoint({
   summary: 'Fetch an uploaded image (avatar, logo, favicon, background)',
   tag: 'config',
   access: PUBLIC,
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: coercedInt4().positive() }),
   raw: true,
   payload: z.unknown(),
 });

@@ -1,3 +1,4 @@
+import { int4 } from '../input-rules';
 import { z } from 'zod';
 import { crudEndpoints, entityName, seconds } from '../crud';
 import type { MessageKey } from '../messages';
@@ -36,8 +37,8 @@ const timeOfDay = z.string().regex(TIME, { message: 'invalidTime' });
 export const timeProfileFields = z.object({
   name: entityName(),
   type: z.enum(['all_time', 'daily', 'weekly']).default('all_time'),
-  start_week_day: z.number().int().min(0).max(6).nullable().default(null),
-  end_week_day: z.number().int().min(0).max(6).nullable().default(null),
+  start_week_day: int4().min(0).max(6).nullable().default(null),
+  end_week_day: int4().min(0).max(6).nullable().default(null),
   start_time: timeOfDay.nullable().default(null),
   end_time: timeOfDay.nullable().default(null),
 });

@@ -1,3 +1,4 @@
+import { int4, coercedInt4 } from '../input-rules';
 import { z } from 'zod';
 import { adminOnly, PUBLIC } from '../access';
 import { emailList, idParams, instantFilter, listQuery, paged, singleEmail } from '../common';
@@ -139,8 +140,8 @@ export const futureInstant = instant.refine((v) => (parseInstant(v)?.getTime() ?
 
 export const sendRateBody = z
   .object({
-    template_id: z.number().int().positive(),
-    client_ids: z.array(z.number().int().positive()).max(1000).default([]),
+    template_id: int4().positive(),
+    client_ids: z.array(int4().positive()).max(1000).default([]),
     emails: emailList(100).default([]),
     /** Default: the template's format. */
     file_format: z.enum(FILE_FORMATS).optional(),
@@ -200,8 +201,8 @@ export const getRateSend = endpoint({
 
 export const remindBody = z
   .object({
-    send_id: z.number().int().positive().optional(),
-    delivery_ids: z.array(z.number().int().positive()).max(1000).optional(),
+    send_id: int4().positive().optional(),
+    delivery_ids: z.array(int4().positive()).max(1000).optional(),
   })
   .strict()
   .refine((b) => b.send_id !== undefined || (b.delivery_ids?.length ?? 0) > 0, {
@@ -249,8 +250,8 @@ export type DeliveryRow = z.infer<typeof deliveryRow>;
 const deliveryFilters = {
   time_from: instantFilter.optional(),
   time_to: instantFilter.optional(),
-  client_id: z.coerce.number().int().positive().optional(),
-  send_id: z.coerce.number().int().positive().optional(),
+  client_id: coercedInt4().positive().optional(),
+  send_id: coercedInt4().positive().optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
   email: z.string().trim().max(254).optional(),
 };
@@ -262,7 +263,7 @@ export const listDeliveryLog = endpoint({
   access: adminOnly(FUNC.log, 'read'),
   query: listQuery.extend({
     ...deliveryFilters,
-    rate_table_id: z.coerce.number().int().positive().optional(),
+    rate_table_id: coercedInt4().positive().optional(),
   }),
   payload: paged(deliveryRow),
 });

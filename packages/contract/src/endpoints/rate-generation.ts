@@ -1,3 +1,4 @@
+import { coercedInt4, int4, INT4_MAX } from '../input-rules';
 import { z } from 'zod';
 import { adminOnly } from '../access';
 import { idParams, listQuery, paged } from '../common';
@@ -20,7 +21,7 @@ export const MARKUP_TYPES = ['percentage', 'fixed'] as const;
 export const GENERATION_STATUS = ['Initial', 'Finished', 'Failed'] as const;
 export type GenerationStatus = (typeof GENERATION_STATUS)[number];
 
-const id = z.number({ message: 'required' }).int().positive();
+const id = int4({ message: 'required' }).positive();
 
 /** One margin rule: costs in [rate_from, rate_to) get the markup (a percentage of the cost or an amount). */
 export const marginRange = z
@@ -184,7 +185,7 @@ export const listHistory = endpoint({
   tag: TAG,
   access: adminOnly(FUNC, 'read'),
   query: listQuery.extend({
-    template_id: z.coerce.number().int().positive().optional(),
+    template_id: coercedInt4().positive().optional(),
     status: z.enum(GENERATION_STATUS).optional(),
   }),
   payload: paged(historyRow),
@@ -304,7 +305,8 @@ const analysisFilters = {
   rate_table_id: z.coerce
     .number({ message: 'required' })
     .int({ message: 'required' })
-    .positive({ message: 'required' }),
+    .positive({ message: 'required' })
+    .max(INT4_MAX, { message: 'required' }),
   /** The table's rates in effect at this instant are the current ones (default now). */
   at: instant.optional(),
   /**

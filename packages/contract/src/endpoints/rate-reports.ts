@@ -1,3 +1,4 @@
+import { int4, coercedInt4 } from '../input-rules';
 import { z } from 'zod';
 import { adminOnly } from '../access';
 import { idParams, listQuery, paged, queryBool } from '../common';
@@ -16,7 +17,7 @@ export const FUNC = {
   rateTable: RATES_FUNC.rateTable,
 } as const;
 const TAG = 'rate reports';
-const optionalId = z.coerce.number().int().positive().optional();
+const optionalId = coercedInt4().positive().optional();
 
 // ------------------------------------------------------------------------------------------------
 // Client rate summary
@@ -211,7 +212,7 @@ export const assignRateDeck = endpoint({
   body: z
     .object({
       trunk_ids: z
-        .array(z.number().int().positive())
+        .array(int4().positive())
         .min(1, { message: 'atLeastOneTrunk' })
         .max(1000, { message: 'invalidValue' }),
     })

@@ -1,3 +1,4 @@
+import { coercedInt4, inInstantRange, int4 } from '../input-rules';
 import { z } from 'zod';
 import { adminOnly } from '../access';
 import { idParams, listQuery, objectId, paged, queryBool } from '../common';
@@ -36,7 +37,7 @@ export function parseInstant(text: string): Date | null {
   const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(v.slice(10));
   const withTime = v.length === 10 ? `${v}T00:00:00` : v.replace(' ', 'T');
   const d = new Date(hasZone ? withTime : `${withTime}Z`);
-  return Number.isNaN(d.getTime()) ? null : d;
+  return inInstantRange(d.getTime()) ? d : null;
 }
 /** An ISO date or date-time (UTC when no zone is given), normalised to an ISO string. */
 export const instant = z
@@ -135,7 +136,7 @@ export const codeFields = z
   .object({ code: codeText, code_name: text(100).default(''), country: text(100).default('') })
   .strict();
 const codeParams = z.object({
-  id: z.coerce.number().int().positive(),
+  id: coercedInt4().positive(),
   code: z.string().regex(/^\d{1,32}$/, { message: 'digitsOnly' }),
 });
 const codeFilters = {
@@ -208,7 +209,7 @@ export const importCodes = endpoint({
 
 export const rateTableFields = z.object({
   name: entityName(),
-  code_deck_id: z.number().int().positive().nullable().default(null),
+  code_deck_id: int4().positive().nullable().default(null),
   currency: z
     .string()
     .trim()
@@ -240,7 +241,7 @@ export const rateTable = crudEndpoints({
   filters: {
     name: z.string().max(100).optional(),
     rate_type: z.enum(RATE_TYPES).optional(),
-    code_deck_id: z.coerce.number().int().positive().optional(),
+    code_deck_id: coercedInt4().positive().optional(),
   },
 });
 
@@ -308,8 +309,8 @@ export const rateFilters = z.object({
 });
 export type RateFilters = z.infer<typeof rateFilters>;
 const rateParams = z.object({
-  id: z.coerce.number().int().positive(),
-  rate_id: z.coerce.number().int().positive(),
+  id: coercedInt4().positive(),
+  rate_id: coercedInt4().positive(),
 });
 
 export const listRates = endpoint({
@@ -360,7 +361,7 @@ export const endRates = endpoint({
   params: idParams,
   body: z
     .object({
-      rate_ids: z.array(z.number().int().positive()).min(1, { message: 'required' }).max(10000),
+      rate_ids: z.array(int4().positive()).min(1, { message: 'required' }).max(10000),
       end_date: instant,
     })
     .strict(),
@@ -378,7 +379,7 @@ export const endRates = endpoint({
  * mapping: JSON object, file header -> rate file column (RATE_FILE_COLUMNS); other headers are ignored.
  */
 export const rateImportOptions = z.object({
-  template_id: z.coerce.number().int().min(0).optional(),
+  template_id: coercedInt4().min(0).optional(),
   duplicate_mode: z.enum(DUPLICATE_MODES).optional(),
   default_effective_date: instant.optional(),
   effective_date_format: z.enum(DATE_FORMATS).optional(),
@@ -463,7 +464,7 @@ export const listImportLog = endpoint({
   tag: TAG,
   access: adminOnly(FUNC.importLog, 'read'),
   query: listQuery.extend({
-    rate_table_id: z.coerce.number().int().positive().optional(),
+    rate_table_id: coercedInt4().positive().optional(),
     status: z.string().max(32).optional(),
     created_from: z.string().optional(),
     created_to: z.string().optional(),
@@ -506,7 +507,7 @@ export const massEditChange = z
 export const massEditBody = z
   .object({
     filter: rateFilters.default({}),
-    rate_ids: z.array(z.number().int().positive()).max(10000).optional(),
+    rate_ids: z.array(int4().positive()).max(10000).optional(),
     changes: z
       .object(
         Object.fromEntries(RATE_COLUMNS.map((c) => [c, massEditChange.optional()])) as Record<
@@ -543,7 +544,7 @@ export const listMassEditLog = endpoint({
   summary: 'Rate mass edit log',
   tag: TAG,
   access: adminOnly(FUNC.massEditLog, 'read'),
-  query: listQuery.extend({ rate_table_id: z.coerce.number().int().positive().optional() }),
+  query: listQuery.extend({ rate_table_id: coercedInt4().positive().optional() }),
   payload: paged(massEditLogRow),
 });
 
@@ -579,9 +580,9 @@ export const uploadTemplate = crudEndpoints({
 
 export const autoImportRuleFields = z.object({
   name: entityName(),
-  rate_table_id: z.number({ message: 'required' }).int().positive(),
+  rate_table_id: int4({ message: 'required' }).positive(),
   /** 0 = 'Use no template' (stored as none). */
-  template_id: z.number().int().min(0).nullable().default(null),
+  template_id: int4().min(0).nullable().default(null),
   email_subject: text(200).default(''),
   is_active: z.boolean().default(true),
 });
@@ -601,7 +602,7 @@ export const autoImportRule = crudEndpoints({
   create: autoImportRuleFields.strict(),
   filters: {
     name: z.string().max(100).optional(),
-    rate_table_id: z.coerce.number().int().positive().optional(),
+    rate_table_id: coercedInt4().positive().optional(),
   },
   activation: true,
 });

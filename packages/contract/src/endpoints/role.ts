@@ -1,3 +1,4 @@
+import { int4 } from '../input-rules';
 import { z } from 'zod';
 import { SIGNED_IN, adminOnly } from '../access';
 import { idParams, listQuery, objectId, paged } from '../common';
@@ -11,7 +12,7 @@ export const rolePrivilege = z.object({
   writable: z.boolean(),
   executable: z.boolean(),
 });
-export const groupPrivilege = z.object({ id: z.number().int(), name: z.string(), readable: z.boolean() });
+export const groupPrivilege = z.object({ id: int4(), name: z.string(), readable: z.boolean() });
 export const roleUiPrivilege = z.object({
   submenu_id: z.number(),
   web_url: z.string(),
@@ -46,7 +47,7 @@ export const roleName = z
 export const roleWrite = z
   .object({
     role_name: roleName,
-    group_privilegies: z.array(z.object({ id: z.number().int(), readable: z.boolean() })).default([]),
+    group_privilegies: z.array(z.object({ id: int4(), readable: z.boolean() })).default([]),
     role_privilegies: z.array(rolePrivilege).default([]),
   })
   .strict();

@@ -1,3 +1,4 @@
+import { coercedInt4, int4, INT4_MAX } from '../input-rules';
 import { z } from 'zod';
 import { adminOnly } from '../access';
 import { IPV4, idParams, instantFilter, listQuery, objectId, paged } from '../common';
@@ -15,8 +16,8 @@ export const DIGITAL_MAP_FUNC = '/routing/digital_maps';
 export const MEDIA_IP_FUNC = '/routing/inbound_media_ip_blocking';
 export const OCN_BLOCK_FUNC = '/routing/STIOCN_Block_List';
 
-const id = z.number().int().positive();
-const queryId = z.coerce.number().int().positive().optional();
+const id = int4().positive();
+const queryId = coercedInt4().positive().optional();
 const note = z.string().trim().max(200).default('');
 
 // ---------------------------------------------------------------------------------------------
@@ -80,6 +81,7 @@ export const digitMapItemBody = z
       .number({ message: 'positiveInteger' })
       .int({ message: 'positiveInteger' })
       .min(1, { message: 'positiveInteger' })
+      .max(INT4_MAX, { message: 'positiveInteger' })
       .nullable()
       .default(null),
     note,
@@ -113,8 +115,8 @@ export const digitMapItemRow = z.object({
 });
 export type DigitMapItemRow = z.output<typeof digitMapItemRow>;
 const itemParams = z.object({
-  id: z.coerce.number().int().positive(),
-  item_id: z.coerce.number().int().positive(),
+  id: coercedInt4().positive(),
+  item_id: coercedInt4().positive(),
 });
 export const listDigitMapItems = endpoint({
   method: 'GET',

@@ -1,3 +1,13 @@
+import {
+  bigInteger,
+  coercedInt4,
+  DECIMAL_MAX,
+  INSTANT_MAX_MS,
+  INSTANT_MIN_MS,
+  inInstantRange,
+  int4,
+  INT4_MAX,
+} from '../input-rules';
 import { z } from 'zod';
 import { adminOnly } from '../access';
 import { idParams, listQuery, objectId, paged } from '../common';
@@ -23,9 +33,9 @@ export const ROUTING_ANALYSIS_FUNC = '/tools/routing_analysis';
 /** Switch API keys and the engine's rebuild: system settings. */
 export const ENGINE_FUNC = '/configuration/system_setting';
 
-const id = z.number().int().positive();
+const id = int4().positive();
 const optionalId = id.nullable().default(null);
-const queryId = z.coerce.number().int().positive().optional();
+const queryId = coercedInt4().positive().optional();
 const nameFilter = z.string().max(100).optional();
 /** A number length bound of a prefix row (null = unbounded). */
 const lengthBound = z
@@ -44,10 +54,11 @@ const larger = (a: string, b: string) => ({
 const count = z
   .number({ message: 'positiveInteger' })
   .int({ message: 'positiveInteger' })
-  .min(0, { message: 'positiveInteger' });
+  .min(0, { message: 'positiveInteger' })
+  .max(INT4_MAX, { message: 'positiveInteger' });
 /** A percentage 0..100 with up to 2 decimals, as a decimal string (kept exact). */
 export const percent2 = z
-  .union([z.string(), z.number()])
+  .union([z.string(), z.number().min(0).max(100)])
   .transform((v) => String(v).trim())
   .refine((v) => /^\d{1,3}(\.\d{1,2})?$/.test(v) && Number(v) <= 100, { message: 'percentRange' });
 /** Hundredths of a percent2 text, for exact sums. */
@@ -123,8 +134,8 @@ export const prefixRowItem = z.object({
 });
 export type PrefixRowItem = z.output<typeof prefixRowItem>;
 const planRowParams = z.object({
-  id: z.coerce.number().int().positive(),
-  row_id: z.coerce.number().int().positive(),
+  id: coercedInt4().positive(),
+  row_id: coercedInt4().positive(),
 });
 
 export const listPlanRows = endpoint({
@@ -281,8 +292,8 @@ export const staticItemRow = z.object({
 });
 export type StaticItemRow = z.output<typeof staticItemRow>;
 const itemParams = z.object({
-  id: z.coerce.number().int().positive(),
-  item_id: z.coerce.number().int().positive(),
+  id: coercedInt4().positive(),
+  item_id: coercedInt4().positive(),
 });
 export const listStaticItems = endpoint({
   method: 'GET',
@@ -396,8 +407,8 @@ export const dynamicTrunkRow = z.object({
 });
 export type DynamicTrunkRow = z.output<typeof dynamicTrunkRow>;
 const poolParams = z.object({
-  id: z.coerce.number().int().positive(),
-  trunk_id: z.coerce.number().int().positive(),
+  id: coercedInt4().positive(),
+  trunk_id: coercedInt4().positive(),
 });
 export const listDynamicTrunks = endpoint({
   method: 'GET',
@@ -444,7 +455,7 @@ export const removeDynamicTrunk = endpoint({
   payload: z.null(),
 });
 const qosFigure = z
-  .union([z.string(), z.number()])
+  .union([z.string(), z.number().min(0).max(DECIMAL_MAX)])
   .transform((v) => String(v).trim())
   .refine((v) => /^\d{1,7}(\.\d{1,2})?$/.test(v), { message: 'positiveDecimal' });
 export const overrideBody = z
@@ -650,7 +661,7 @@ export const wizardBody = z
     item: staticItemBody.optional(),
     /** dynamic */
     rule: z.enum(DYNAMIC_RULES).default('lcr'),
-    qos_cycle_minutes: z.number().int().min(1).max(10080).default(60),
+    qos_cycle_minutes: int4().min(1).max(10080).default(60),
     trunks: z.array(dynamicTrunkBody).max(200).default([]),
     /** Ingress trunks that get the plan. */
     ingress_trunk_ids: z.array(id).max(100).default([]),
@@ -685,12 +696,20 @@ export const routingWizard = endpoint({
 // ---------------------------------------------------------------------------------------------
 // The route API (switch) and its keys
 
-/** Call time: ISO 8601 or epoch milliseconds; missing = now. */
-const callTime = z.union([z.string().max(40), z.number()]).optional();
+/** Call time: ISO 8601 or epoch milliseconds within 1970..2200 (INSTANT_MIN_MS..INSTANT_MAX_MS); missing = now. */
+const callTime = z
+  .union([
+    z
+      .string()
+      .max(40)
+      .refine((v) => v === '' || inInstantRange(Date.parse(v)), { message: 'invalidCallTime' }),
+    bigInteger({ min: INSTANT_MIN_MS, max: INSTANT_MAX_MS, message: 'invalidCallTime' }),
+  ])
+  .optional();
 export const routeRequest = z
   .object({
     source_ip: z.string().trim().min(1).max(64),
-    source_port: z.number().int().min(0).max(65535).nullable().optional(),
+    source_port: int4().min(0).max(65535).nullable().optional(),
     ani: z.string().max(64).default(''),
     dnis: z.string().min(1).max(64),
     lrn: z.string().max(32).nullable().optional(),
@@ -914,12 +933,17 @@ export type TraceStepRow = z.output<typeof traceStep>;
 export const simulationRequest = z
   .object({
     source_ip: z.string().trim().min(1, { message: 'required' }).max(64),
-    source_port: z.number().int().min(0).max(65535).nullable().default(null),
+    source_port: int4().min(0).max(65535).nullable().default(null),
     ani: digits(32).default(''),
     dnis: z.string().trim().min(1, { message: 'required' }).max(64),
     lrn: digits(32).nullable().default(null),
-    /** ISO 8601; null = now. */
-    time: z.string().max(40).nullable().default(null),
+    /** ISO 8601 within 1970..2200; null = now. */
+    time: z
+      .string()
+      .max(40)
+      .refine((v) => v === '' || inInstantRange(Date.parse(v)), { message: 'invalidCallTime' })
+      .nullable()
+      .default(null),
     ocn: z.string().trim().max(16).nullable().default(null),
     origid: z.string().trim().max(64).nullable().default(null),
     attestation: z.enum(['A', 'B', 'C']).nullable().default(null),
@@ -968,7 +992,7 @@ export const callSimulation = endpoint({
 
 export const analysisRequest = z
   .object({
-    trunk_id: z.number({ message: 'required' }).int().positive(),
+    trunk_id: int4({ message: 'required' }).positive(),
     codes: z
       .array(digits(32).refine((v) => v.length > 0, { message: 'required' }))
       .max(500)

@@ -1,3 +1,4 @@
+import { int4, coercedInt4 } from '../input-rules';
 import { z } from 'zod';
 import { PUBLIC, adminOnly } from '../access';
 import { objectId, personName, portalPassword, singleEmail } from '../common';
@@ -22,7 +23,7 @@ export const getAgent = endpoint({
   summary: 'An agent: full for admins and the agent itself; name only with a matching ref_key (sign-up)',
   tag: 'agent',
   access: PUBLIC,
-  params: z.object({ id: z.coerce.number().int().positive() }),
+  params: z.object({ id: coercedInt4().positive() }),
   query: z.object({ ref_key: z.string().max(100).optional() }),
   payload: z.union([agentDetail, agentPublic]),
 });
@@ -63,7 +64,7 @@ export const carrierBasicCreate = z
     login_name: userNameField,
     passwd: portalPassword,
     ref_key: z.string().max(100).optional(),
-    agent_id: z.number().int().positive().optional(),
+    agent_id: int4().positive().optional(),
   })
   .strict();
 export const createCarrierBasic = endpoint({

@@ -1,3 +1,4 @@
+import { int4, INT4_MAX } from '../input-rules';
 import { z } from 'zod';
 import { IPV4, ipOrCidr, portNumber } from '../common';
 import { digits } from '../crud';
@@ -18,7 +19,8 @@ import { digits } from '../crud';
 export const count = z
   .number({ message: 'positiveInteger' })
   .int({ message: 'positiveInteger' })
-  .min(0, { message: 'positiveInteger' });
+  .min(0, { message: 'positiveInteger' })
+  .max(INT4_MAX, { message: 'positiveInteger' });
 /** A tech prefix: digits, # and *. */
 export const techPrefix = z
   .string()
@@ -27,9 +29,9 @@ export const techPrefix = z
   .regex(/^[0-9#*]*$/, { message: 'digitsOnly' });
 /** A decimal percentage as a string, 0..100 (min profitability). */
 export const percentText = z
-  .union([z.string(), z.number()])
+  .union([z.string(), z.number().min(0).max(100)])
   .transform((v) => String(v).trim())
-  .refine((v) => /^-?\d{1,3}(\.\d{1,4})?$/.test(v) && Math.abs(Number(v)) <= 100, {
+  .refine((v) => /^\d{1,3}(\.\d{1,4})?$/.test(v) && Number(v) <= 100, {
     message: 'percentRange',
   });
 
@@ -271,10 +273,10 @@ export const sipProfiles = z
 /** domain IngressRoutingRowConfig plus the product it came from (ingress trunks only). */
 export const routingRow = z
   .object({
-    product_id: z.number().int().positive().nullable().default(null),
+    product_id: int4().positive().nullable().default(null),
     tech_prefix: techPrefix.default(''),
-    rate_table_id: z.number().int().positive().nullable().default(null),
-    routing_plan_id: z.number().int().positive().nullable().default(null),
+    rate_table_id: int4().positive().nullable().default(null),
+    routing_plan_id: int4().positive().nullable().default(null),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -326,18 +328,16 @@ export const trunkSettingsFields = {
   auth_type: z.enum(['host', 'registration', 'register_gateway']).default('host'),
   host_strategy: z.enum(['top_down', 'round_robin']).default('top_down'),
   tech_prefix: techPrefix.default(''),
-  rate_table_id: z.number().int().positive().nullable().default(null),
-  routing_plan_id: z.number().int().positive().nullable().default(null),
+  rate_table_id: int4().positive().nullable().default(null),
+  routing_plan_id: int4().positive().nullable().default(null),
   bill_by: z.enum(['dnis', 'lrn']).default('dnis'),
   billing_mode: z.enum(['minutes', 'port']).default('minutes'),
-  rounding: z
-    .number()
-    .int()
+  rounding: int4()
     .refine((v) => (ROUNDINGS as readonly number[]).includes(v), { message: 'invalidValue' })
     .nullable()
     .default(null),
   min_profitability: percentText.nullable().default(null),
-  random_ani_group_id: z.number().int().positive().nullable().default(null),
+  random_ani_group_id: int4().positive().nullable().default(null),
   call_limit: count.nullable().default(null),
   cps_limit: count.nullable().default(null),
   sip_sessions: count.default(10),

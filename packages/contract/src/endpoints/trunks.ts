@@ -1,3 +1,4 @@
+import { int4, coercedInt4 } from '../input-rules';
 import { z } from 'zod';
 import { adminOnly } from '../access';
 import { idParams, listQuery, paged, queryBool } from '../common';
@@ -14,7 +15,7 @@ export type Direction = (typeof DIRECTIONS)[number];
 
 export const trunkCreate = z
   .object({
-    carrier_id: z.number({ message: 'required' }).int().positive(),
+    carrier_id: int4({ message: 'required' }).positive(),
     name: entityName(100),
     direction: z.enum(DIRECTIONS),
     is_active: z.boolean().default(true),
@@ -36,7 +37,7 @@ export const trunkCreate = z
      * one map: choosing one here replaces the trunk's map (the map's own page refuses a trunk
      * another map uses).
      */
-    digital_map_id: z.number({ message: 'invalidValue' }).int().positive().nullable().default(null),
+    digital_map_id: int4({ message: 'invalidValue' }).positive().nullable().default(null),
   })
   .strict();
 export type TrunkCreate = z.input<typeof trunkCreate>;
@@ -63,14 +64,14 @@ export const trunk = crudEndpoints({
   filters: {
     name: z.string().max(100).optional(),
     direction: z.enum(DIRECTIONS).optional(),
-    carrier_id: z.coerce.number().int().positive().optional(),
+    carrier_id: coercedInt4().positive().optional(),
     is_active: queryBool.optional(),
     trunk_type2: z.enum(['termination', 'did']).optional(),
     /** Trunks whose host (IP or name) contains this text. */
     host: z.string().max(253).optional(),
-    group_id: z.coerce.number().int().positive().optional(),
-    rate_table_id: z.coerce.number().int().positive().optional(),
-    routing_plan_id: z.coerce.number().int().positive().optional(),
+    group_id: coercedInt4().positive().optional(),
+    rate_table_id: coercedInt4().positive().optional(),
+    routing_plan_id: coercedInt4().positive().optional(),
   },
   activation: true,
   portal: ['client', 'vendor'],
@@ -164,7 +165,7 @@ export const trunkGroupCreate = z
   .object({
     group_name: entityName(100),
     trunk_type: z.enum(DIRECTIONS),
-    trunk_ids: z.array(z.number().int().positive()).max(10000).default([]),
+    trunk_ids: z.array(int4().positive()).max(10000).default([]),
   })
   .strict();
 export const trunkGroupRow = trunkGroupCreate.extend({

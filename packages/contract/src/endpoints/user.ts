@@ -1,3 +1,4 @@
+import { int4, coercedInt4 } from '../input-rules';
 import { z } from 'zod';
 import { PUBLIC, SIGNED_IN, adminOnly, USER_TYPES } from '../access';
 import {
@@ -102,7 +103,7 @@ export const profilePatch = z
     first_name: personName,
     last_name: personName,
     email: singleEmail,
-    avatar_id: z.number().int().positive().nullable(),
+    avatar_id: int4().positive().nullable(),
     landing_page: z.string().max(200).nullable(),
     is_show_daily_usage: z.boolean(),
     is_daily_balance_notification: z.boolean(),
@@ -128,18 +129,20 @@ export const userCreate = z
     last_name: personName.default(''),
     email: singleEmail,
     user_type: z.enum(['admin', 'client', 'agent']).default('admin'),
-    role_id: z.number().int().min(0).default(0),
-    client_id: z.number().int().positive().nullable().default(null),
-    agent_id: z.number().int().positive().nullable().default(null),
+    role_id: int4().min(0).default(0),
+    client_id: int4().positive().nullable().default(null),
+    agent_id: int4().positive().nullable().default(null),
     active: z.boolean().default(true),
     landing_page: z.string().max(200).nullable().default(null),
     allowed_ips: z.array(ipOrCidr).default([]),
+    /** The one-time code the server printed at start; needed only for the first admin. */
+    setup_code: z.string().trim().max(64).optional(),
   })
   .strict();
 
 export const userAdminPatch = profilePatch
   .extend({
-    role_id: z.number().int().min(0),
+    role_id: int4().min(0),
     allowed_ips: z.array(ipOrCidr),
     active: z.boolean(),
   })
@@ -149,9 +152,9 @@ export const userAdminPatch = profilePatch
 export const userListQuery = listQuery.extend({
   name: z.string().max(64).optional(),
   user_type: z.enum(['admin', 'client', 'agent']).optional(),
-  role_id: z.coerce.number().int().optional(),
+  role_id: coercedInt4().optional(),
   active: queryBool.optional(),
-  client_id: z.coerce.number().int().optional(),
+  client_id: coercedInt4().optional(),
 });
 
 export const getSessionUser = endpoint({

@@ -2,6 +2,7 @@ import { message, PROGRAM_NAME, type Language } from '@tandem/contract';
 import { sql } from 'kysely';
 import { AppError } from '../../http/errors';
 import type { Services } from '../../services';
+import { enforce, logAttempt, RESET_MAILS_PER_ACCOUNT, resetMailsSent } from './throttle';
 import { hashToken, newToken } from './tokens';
 
 const RESET_TTL_MS = 3600_000;
@@ -10,17 +11,21 @@ const RESET_TTL_MS = 3600_000;
 export async function requestPasswordReset(
   s: Services,
   nameOrEmail: string,
-  baseUrl: string | undefined,
   lang: Language,
   ip: string,
 ): Promise<{ sent: boolean }> {
   const key = nameOrEmail.toLowerCase();
+  // Reset requests count toward the IP's slow-down like failed sign-ins (throttle.ts).
+  await enforce(s, null, nameOrEmail, ip);
+  await logAttempt(s, null, nameOrEmail, ip, 'failed', 'reset requested');
   const user = await s.db
     .selectFrom('users')
     .select(['user_id', 'name', 'email', 'first_name', 'active'])
     .where((eb) => eb.or([eb(sql<string>`lower(name)`, '=', key), eb(sql<string>`lower(email)`, '=', key)]))
     .executeTakeFirst();
   if (!user || !user.active || !user.email) return { sent: true };
+  // A few mails per account and window; more would only flood the user's mailbox.
+  if ((await resetMailsSent(s, user.user_id)) >= RESET_MAILS_PER_ACCOUNT) return { sent: true };
   const token = newToken();
   await s.db
     .insertInto('password_resets')
@@ -30,7 +35,9 @@ export async function requestPasswordReset(
       expires_at: new Date(Date.now() + RESET_TTL_MS),
     })
     .execute();
-  const origin = safeOrigin(baseUrl) ?? ((await s.settings.system()).base_url || s.config.publicUrl);
+  // Only the operator's configuration names the link's site, never the (anonymous) caller: a
+  // caller-given URL would mail a valid token to a site of the caller's choosing (issue 18).
+  const origin = safeOrigin((await s.settings.system()).base_url) ?? s.config.publicUrl;
   const link = `${origin.replace(/\/$/, '')}/#/auth/reset/${token}`;
   const ok = await s.mailer.send({
     to: user.email,

@@ -7,6 +7,8 @@ import { AppError } from '../../http/errors';
 import type { Services } from '../../services';
 import { GrantsCache } from './grants';
 import { ipAllowed } from './ip';
+import { enforce, logAttempt } from './throttle';
+import { checkSecondFactor } from './two-factor';
 import { hashPassword, verifyPassword } from './password';
 import { cdrTokenFor, hashToken, newToken } from './tokens';
 
@@ -14,10 +16,6 @@ import { cdrTokenFor, hashToken, newToken } from './tokens';
 export const ACCESS_TTL_MS = 12 * 3600_000;
 export const REFRESH_TTL_MS = 7 * 24 * 3600_000;
 export const CDR_TOKEN_TTL_MS = 24 * 3600_000;
-/** Sign-in throttling: failures per name and per IP within the window. */
-export const THROTTLE_WINDOW_MIN = 15;
-export const MAX_FAILURES_PER_NAME = 5;
-export const MAX_FAILURES_PER_IP = 20;
 
 export interface IssuedToken {
   token: string;
@@ -42,9 +40,14 @@ export class AuthService {
     return verifyPassword(password, hash);
   }
 
-  async signIn(nameOrEmail: string, password: string, ip: string, userAgent: string): Promise<IssuedToken> {
+  async signIn(
+    nameOrEmail: string,
+    password: string,
+    code: string | undefined,
+    ip: string,
+    userAgent: string,
+  ): Promise<IssuedToken> {
     const db = this.s.db;
-    const since = new Date(Date.now() - THROTTLE_WINDOW_MIN * 60_000);
     const user = await db
       .selectFrom('users')
       .selectAll()
@@ -56,34 +59,12 @@ export class AuthService {
       )
       .orderBy(sql`lower(name) = ${nameOrEmail.toLowerCase()}`, 'desc')
       .executeTakeFirst();
-    // Failures count per account (whether it was named by user name or e-mail) and per IP.
-    const [byName, byIp] = await Promise.all([
-      db
-        .selectFrom('signin_history')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where((eb) =>
-          eb.or([
-            eb(sql<string>`lower(name)`, '=', nameOrEmail.toLowerCase()),
-            ...(user ? [eb('user_id', '=', user.user_id)] : []),
-          ]),
-        )
-        .where('result', '!=', 'success')
-        .where('created_at', '>', since)
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('signin_history')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('ip', '=', ip)
-        .where('result', '!=', 'success')
-        .where('created_at', '>', since)
-        .executeTakeFirstOrThrow(),
-    ]);
-    if (Number(byName.n) >= MAX_FAILURES_PER_NAME || Number(byIp.n) >= MAX_FAILURES_PER_IP) {
-      await this.logSignin(user?.user_id ?? null, nameOrEmail, ip, 'forbidden', 'throttled');
-      throw new AppError(ErrorCode.throttled, 'tooManyAttempts', [THROTTLE_WINDOW_MIN], 429);
-    }
+    // Brute force (throttle.ts, docs/security.md): per-account backoff, per-IP slow-down; refused
+    // attempts are not counted.
+    await enforce(this.s, user?.user_id ?? null, nameOrEmail, ip);
     if (!user || !(await this.verify(password, user.password_hash))) {
-      await this.logSignin(
+      await logAttempt(
+        this.s,
         user?.user_id ?? null,
         nameOrEmail,
         ip,
@@ -94,16 +75,17 @@ export class AuthService {
     }
     const refusal = await this.refusal(user, ip);
     if (refusal) {
-      await this.logSignin(user.user_id, user.name, ip, 'forbidden', refusal.reason);
+      await logAttempt(this.s, user.user_id, user.name, ip, 'forbidden', refusal.reason);
       throw new AppError(ErrorCode.signIn, refusal.key, [ip], 403);
     }
+    await checkSecondFactor(this.s, user, code, ip);
     const issued = await this.issue(user.user_id, ip, userAgent);
     await db
       .updateTable('users')
       .set({ last_login_at: new Date(), last_seen_at: new Date() })
       .where('user_id', '=', user.user_id)
       .execute();
-    await this.logSignin(user.user_id, user.name, ip, 'success', '');
+    await logAttempt(this.s, user.user_id, user.name, ip, 'success', '');
     return issued;
   }
 
@@ -134,17 +116,16 @@ export class AuthService {
     return null;
   }
 
-  private async logSignin(
-    userId: number | null,
-    name: string,
-    ip: string,
-    result: 'success' | 'failed' | 'forbidden',
-    reason: string,
-  ) {
-    await this.s.db
-      .insertInto('signin_history')
-      .values({ user_id: userId, name, ip, result, reason })
-      .execute();
+  /**
+   * The live check of the signed-in user's current password: a password guess like a sign-in, so
+   * it waits and counts under the same per-account policy.
+   */
+  async checkPassword(actor: Actor, password: string, ip: string): Promise<boolean> {
+    const u = actor.user;
+    await enforce(this.s, u.user_id, u.name, ip);
+    const valid = await this.verify(password, u.password_hash);
+    if (!valid) await logAttempt(this.s, u.user_id, u.name, ip, 'failed', 'check-password');
+    return valid;
   }
 
   async issue(userId: number, ip: string, userAgent: string): Promise<IssuedToken> {

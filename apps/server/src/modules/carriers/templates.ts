@@ -13,12 +13,13 @@ export const carrierTemplateTable: CrudTable<typeof api.carriers.carrierTemplate
   select: (db) =>
     db
       .selectFrom('carrier_templates as ct')
-      .select(['ct.template_id', 'ct.name', 'ct.settings', 'ct.updated_at']),
+      .select(['ct.template_id', 'ct.name', 'ct.settings', 'ct.payment_term_id', 'ct.updated_at']),
   selectId: 'ct.template_id',
   sortable: { name: 'ct.name', template_id: 'ct.template_id', updated_at: 'ct.updated_at' },
   defaultSort: 'name',
   filter: (qb, q) => (q.name ? qb.where(sql.ref('ct.name'), 'ilike', likeContains(q.name)) : qb),
   unique: [{ column: 'name', field: 'name' }],
-  toColumns: (b, before) => templateColumns(b, before),
+  toColumns: (b, before) => templateColumns(b, before, {}, ['payment_term_id']),
+  references: [{ field: 'payment_term_id', table: 'payment_terms', column: 'payment_term_id' }],
   toRow: templateRowOf,
 };

@@ -17,7 +17,8 @@ export const DEFAULT_SYSTEM: SystemSettings = {
   timezone: '+0000',
   inactivity_timeout: 30,
   operating_company: 'Tandem',
-  user_registration_enabled: true,
+  // Off until the operator turns it on (issue 18): an unclaimed instance is not open to anyone.
+  user_registration_enabled: false,
   default_ring_timeout_s: 60,
   max_call_duration_s: 7200,
   default_us_ij_rule: 'inter',

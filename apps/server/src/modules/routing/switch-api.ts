@@ -1,9 +1,16 @@
-import { api, ErrorCode } from '@tandem/contract';
+import {
+  api,
+  CONTROL_CHARS,
+  ErrorCode,
+  INSTANT_MAX_MS,
+  INSTANT_MIN_MS,
+  inInstantRange,
+} from '@tandem/contract';
 import { decide, type RoutingDecision, type TrunkHostConfig } from '@tandem/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError, invalidField } from '../../http/errors';
-import { implement, registeredEndpoints } from '../../http/register';
+import { checkInputRules, implement, refuseControlChars, registeredEndpoints } from '../../http/register';
 import type { Services } from '../../services';
 import type { LiveState } from './live-state';
 import type { SnapshotService } from './snapshot-service';
@@ -31,6 +38,7 @@ export function registerSwitchApi(
 ): void {
   const endpoint = api.routing.switchRoute;
   if (!registeredEndpoints.includes(endpoint)) registeredEndpoints.push(endpoint);
+  checkInputRules(endpoint);
   app.route({
     method: 'POST',
     url: '/api' + endpoint.path,
@@ -118,7 +126,13 @@ function wellFormed(body: unknown): RouteRequest | null {
   )
     return null;
   if (lrn !== undefined && lrn !== null && !(typeof lrn === 'string' && lrn.length <= 32)) return null;
-  if (time !== undefined && !(typeof time === 'number' || (typeof time === 'string' && time.length <= 40)))
+  if (
+    time !== undefined &&
+    !(
+      (typeof time === 'number' && time >= INSTANT_MIN_MS && time <= INSTANT_MAX_MS) ||
+      (typeof time === 'string' && time.length <= 40)
+    )
+  )
     return null;
   if (ocn !== undefined && ocn !== null && !(typeof ocn === 'string' && ocn.length <= 16)) return null;
   if (origid !== undefined && origid !== null && !(typeof origid === 'string' && origid.length <= 64))
@@ -135,6 +149,19 @@ function wellFormed(body: unknown): RouteRequest | null {
     call_id !== undefined &&
     call_id !== null &&
     !(typeof call_id === 'string' && call_id.length > 0 && call_id.length <= 128)
+  )
+    return null;
+  // The input rule of every endpoint (no NUL or control characters in text), by hand: one regex
+  // test per present string.
+  if (
+    CONTROL_CHARS.test(source_ip) ||
+    CONTROL_CHARS.test(dnis) ||
+    (typeof ani === 'string' && CONTROL_CHARS.test(ani)) ||
+    (typeof lrn === 'string' && CONTROL_CHARS.test(lrn)) ||
+    (typeof time === 'string' && CONTROL_CHARS.test(time)) ||
+    (typeof ocn === 'string' && CONTROL_CHARS.test(ocn)) ||
+    (typeof origid === 'string' && CONTROL_CHARS.test(origid)) ||
+    (typeof call_id === 'string' && CONTROL_CHARS.test(call_id))
   )
     return null;
   return n > 0
@@ -155,7 +182,8 @@ function wellFormed(body: unknown): RouteRequest | null {
 
 /** The contract's parse, for its field errors (throws the same 110 answer as every endpoint). */
 function parseOrThrow(body: unknown): RouteRequest {
-  const r = api.routing.routeRequest.safeParse(body ?? {});
+  refuseControlChars(body);
+  const r = api.routing.routeRequest.safeParse(body === undefined ? {} : body);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   const field = issue.path.length ? issue.path.map(String).join('.') : '_';
@@ -173,7 +201,7 @@ function parseOrThrow(body: unknown): RouteRequest {
 export function callTime(time: string | number | null | undefined, now: number): number {
   if (time === undefined || time === null || time === '') return now;
   const ms = typeof time === 'number' ? time : Date.parse(time);
-  if (!Number.isFinite(ms)) throw invalidField('time', 'invalidCallTime', ['time']);
+  if (!inInstantRange(ms)) throw invalidField('time', 'invalidCallTime', ['time']);
   return ms;
 }
 

@@ -102,6 +102,9 @@ async function checkReferences(db: Db, body: Row): Promise<void> {
   await mustExist(db, 'rate_tables', 'rate_table_id', id(body.rate_table_id), 'rate_table_id');
   await mustExist(db, 'routing_plans', 'route_plan_id', id(body.routing_plan_id), 'routing_plan_id');
   await mustExist(db, 'digital_maps', 'digital_map_id', id(body.digital_map_id), 'digital_map_id');
+  // No random ANI groups exist yet: any group id refers to nothing (issue 18).
+  if (body.random_ani_group_id != null)
+    throw invalidField('random_ani_group_id', 'referenceMissing', ['random_ani_group_id']);
   for (const [i, r] of ((body.routing_rows as RoutingRow[] | undefined) ?? []).entries()) {
     const at = `routing_rows.${i}`;
     await mustExist(db, 'products', 'id', r.product_id, `${at}.product_id`, 'invalidValue', 'product_id');

@@ -1,3 +1,4 @@
+import { dropSetupCode, setupCodeMatches } from './setup-code';
 import {
   allows,
   api,
@@ -150,6 +151,11 @@ export async function createUser(s: Services, actor: Actor | null, input: Create
     if (!firstUser) {
       if (!actor) throw new AppError(ErrorCode.forbidden, 'setupDone', [], 403);
       if (!canTouchUser(actor, -1, 'write')) throw forbidden();
+    } else {
+      if (!input.setup_code) throw invalidField('setup_code', 'required', ['setup_code']);
+      if (!(await setupCodeMatches(trx, input.setup_code)))
+        throw invalidField('setup_code', 'setupCodeInvalid');
+      await dropSetupCode(trx);
     }
     const userType = firstUser ? 'admin' : input.user_type;
     if (await nameTaken(trx, input.name)) throw duplicate('name', 'User', input.name);

@@ -13,7 +13,7 @@ export default function ResetPasswordPage() {
   const submit = async (v: { email_or_name: string }) => {
     await call(
       api.auth.requestPasswordReset,
-      { body: { email_or_name: v.email_or_name, base_url: window.location.origin } },
+      { body: { email_or_name: v.email_or_name } },
       { errorMode: 'inline' },
     );
     setSent(true);

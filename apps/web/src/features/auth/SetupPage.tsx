@@ -34,6 +34,7 @@ export default function SetupPage() {
     first_name?: string;
     last_name?: string;
     passwd: string;
+    setup_code: string;
   }) => {
     setError(null);
     try {
@@ -46,6 +47,7 @@ export default function SetupPage() {
             first_name: v.first_name ?? '',
             last_name: v.last_name ?? '',
             passwd: v.passwd,
+            setup_code: v.setup_code,
           },
         },
         { errorMode: 'inline' },
@@ -77,8 +79,17 @@ export default function SetupPage() {
           first_name?: string;
           last_name?: string;
           passwd: string;
+          setup_code: string;
         }) => void submit(v)}
       >
+        <Form.Item
+          name="setup_code"
+          label={t('auth.setupCode')}
+          extra={t('auth.setupCodeHelp')}
+          rules={[{ required: true, message: t('common.required', { field: t('auth.setupCode') }) }]}
+        >
+          <Input data-testid="setup-code" autoComplete="off" />
+        </Form.Item>
         <Form.Item
           name="name"
           label={t('auth.userName')}
