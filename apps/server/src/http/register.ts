@@ -106,6 +106,8 @@ function checkAccess(endpoint: Endpoint, actor: Actor | null, switchKeyOk: boole
 /** Validates input against a schema as the endpoints do: bad input answers 110 naming each field. */
 export function parseInput(schema: z.ZodType | undefined, value: unknown): unknown {
   return parse(schema, value);
+}
+
 /**
  * The input rules shared by every endpoint, checked once at registration: every number of its
  * params, query and body is bounded by the column it lands in (contract `integer()`, `int4()`,
