@@ -11,7 +11,8 @@ import http from 'node:http';
 import readline from 'node:readline';
 
 const [base, key, bodiesFile, connText] = process.argv.slice(2);
-if (!base || !key || !bodiesFile) throw new Error('usage: probe.ts BASE_URL SWITCH_KEY BODIES_FILE CONNECTIONS');
+if (!base || !key || !bodiesFile)
+  throw new Error('usage: probe.ts BASE_URL SWITCH_KEY BODIES_FILE CONNECTIONS');
 const connections = Number(connText ?? 4);
 const bodies = (JSON.parse(fs.readFileSync(bodiesFile, 'utf8')) as unknown[]).map((b) => JSON.stringify(b));
 const target = new URL(base);
@@ -110,7 +111,15 @@ lines.on('line', (line) => {
   const now = performance.now();
   if (current) current.ended = now;
   if (line.startsWith('phase ')) {
-    current = { name: line.slice(6), started: now, ended: now, route: [], routeFailed: 0, health: [], healthFailed: 0 };
+    current = {
+      name: line.slice(6),
+      started: now,
+      ended: now,
+      route: [],
+      routeFailed: 0,
+      health: [],
+      healthFailed: 0,
+    };
     phases.push(current);
     return;
   }

@@ -78,7 +78,9 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
         headers: { 'content-type': 'application/json', 'x-auth-token': token },
         body: body === undefined ? undefined : JSON.stringify(body),
       }).then((r) => r.json() as Promise<{ success: boolean; payload: Record<string, unknown> }>);
-    const table = Number((await api('POST', '/rate/rate_table/create', { name: 'Stall deck' })).payload.object_id);
+    const table = Number(
+      (await api('POST', '/rate/rate_table/create', { name: 'Stall deck' })).payload.object_id,
+    );
 
     const probe = spawn(
       process.execPath,
@@ -147,7 +149,13 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
         with_snapshot_ms: importAndSnapshotMs,
         progress,
       },
-      snapshot: { kind: full.load_kind, rates: full.counts.rates, load_ms: full.load_ms, build_ms: full.build_ms, ms: snapshotMs },
+      snapshot: {
+        kind: full.load_kind,
+        rates: full.counts.rates,
+        load_ms: full.load_ms,
+        build_ms: full.build_ms,
+        ms: snapshotMs,
+      },
       phases: phases.map((p) => ({
         ...p,
         route_rate_vs_baseline: Math.round((p.route.rps / Math.max(1, baseline.route.rps)) * 100) / 100,
@@ -170,7 +178,17 @@ if (!fs.existsSync(deck)) writeDeck(deck, ROWS);
 const only = process.env.BENCH_ONLY; // 'pglite' | 'postgresql'
 const results = [];
 if (only !== 'postgresql') results.push(await run('pglite', null, deck));
-if (process.env.DATABASE_URL && only !== 'pglite') results.push(await run('postgresql', process.env.DATABASE_URL, deck));
+if (process.env.DATABASE_URL && only !== 'pglite')
+  results.push(await run('postgresql', process.env.DATABASE_URL, deck));
 console.log(
-  JSON.stringify({ bench: 'stall: route calls and pings during heavy work', machine: machine(), connections: CONNECTIONS, results }, null, 2),
+  JSON.stringify(
+    {
+      bench: 'stall: route calls and pings during heavy work',
+      machine: machine(),
+      connections: CONNECTIONS,
+      results,
+    },
+    null,
+    2,
+  ),
 );

@@ -19,7 +19,7 @@ type Reply =
 
 /** An Error with the fields PostgreSQL gave (code, detail, constraint...), as the driver's would have. */
 function errorOf(fields: Record<string, unknown>): Error {
-  const err = new Error(String(fields.message ?? 'PGlite error'));
+  const err = new Error(typeof fields.message === 'string' ? fields.message : 'PGlite error');
   Object.assign(err, fields);
   return err;
 }

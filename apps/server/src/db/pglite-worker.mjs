@@ -69,7 +69,10 @@ async function handle(req) {
     if (req.op === 'exec') {
       const results = await pg.exec(req.sql ?? '');
       const last = results[results.length - 1];
-      port?.postMessage({ id: req.id, result: { rows: last?.rows ?? [], affectedRows: last?.affectedRows ?? 0 } });
+      port?.postMessage({
+        id: req.id,
+        result: { rows: last?.rows ?? [], affectedRows: last?.affectedRows ?? 0 },
+      });
       return;
     }
     const r = await pg.query(req.sql ?? '', req.params ?? []);

@@ -50,10 +50,16 @@ describe('the event loop during a rate import', () => {
     ).object_id;
     const data = deck(ROWS);
     const started = ok(
-      await upload(h, `/api/rate/rate_table/${table}/import`, admin, { duplicate_mode: 'skip' }, {
-        name: 'deck.csv',
-        data,
-      }),
+      await upload(
+        h,
+        `/api/rate/rate_table/${table}/import`,
+        admin,
+        { duplicate_mode: 'skip' },
+        {
+          name: 'deck.csv',
+          data,
+        },
+      ),
     ).object_id;
 
     // A ping is due 20 ms after the previous answer; its wait runs from then to its answer, so a

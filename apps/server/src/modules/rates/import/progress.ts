@@ -22,7 +22,7 @@ const live = new WeakMap<Services, Map<number, ImportProgress>>();
 /** The running imports of this process, by task id. */
 export function liveImports(s: Services): Map<number, ImportProgress> {
   let m = live.get(s);
-  if (!m) live.set(s, (m = new Map()));
+  if (!m) live.set(s, (m = new Map<number, ImportProgress>()));
   return m;
 }
 

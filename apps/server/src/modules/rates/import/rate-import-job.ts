@@ -276,7 +276,8 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
           live.rows_applied = stagedLines.below(belowLine);
           live.percent = Math.min(
             99,
-            READ_SHARE + Math.floor((live.rows_applied / Math.max(1, live.rows_to_apply)) * (99 - READ_SHARE)),
+            READ_SHARE +
+              Math.floor((live.rows_applied / Math.max(1, live.rows_to_apply)) * (99 - READ_SHARE)),
           );
           // PGlite is one session, held by this transaction: the percentage reaches it after the commit.
           // On PostgreSQL another connection of the pool stores it now.
