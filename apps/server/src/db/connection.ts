@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config';
+import { PGliteWorker } from './pglite-client';
 import { pgliteDialect } from './pglite-dialect';
 import type { Database } from './schema';
 
@@ -18,7 +18,8 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /**
- * PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (or in memory for ':memory:').
+ * PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/pglite (or in memory for ':memory:'),
+ * in a worker thread (pglite-client.ts).
  * `loadDataDir`: an in-memory PGlite starts from this dumped data directory instead of running initdb
  * (tests start one database per file from a cached, already migrated cluster).
  */
@@ -34,13 +35,14 @@ export async function openDatabase(
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  let pglite: PGlite;
+  // PGlite runs in a worker thread: its statements never hold this thread's event loop.
+  let pglite: PGliteWorker;
   if (opts.memory) {
-    pglite = await PGlite.create(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : undefined);
+    pglite = await PGliteWorker.start({ loadDataDir: opts.loadDataDir });
   } else {
     const dir = path.join(config.dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
-    pglite = await PGlite.create(dir);
+    pglite = await PGliteWorker.start({ dataDir: dir });
   }
   const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };

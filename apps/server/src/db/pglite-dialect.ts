@@ -1,13 +1,14 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import type { PgliteSession } from './pglite-client';
 
 /**
- * Runs Kysely's PostgreSQL dialect on PGlite. PGlite is one session, so connections are handed out
- * one at a time (a transaction holds it until it ends). Code inside a transaction must use the
- * transaction object, never the outer `db`, or it waits for itself (a 60 s guard turns that into an
- * error instead of a hang).
+ * Runs Kysely's PostgreSQL dialect on PGlite (the server's PGliteWorker, or a PGlite in this thread
+ * for tools). PGlite is one session, so connections are handed out one at a time: a transaction holds
+ * it until it ends, and all its statements go to the same session. Code inside a transaction must use
+ * the transaction object, never the outer `db`, or it waits for itself (a 60 s guard turns that into
+ * an error instead of a hang).
  */
-export function pgliteDialect(pg: PGlite): PostgresDialect {
+export function pgliteDialect(pg: PgliteSession): PostgresDialect {
   let tail: Promise<void> = Promise.resolve();
 
   const acquire = (): Promise<() => void> => {

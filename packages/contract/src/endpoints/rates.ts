@@ -426,6 +426,18 @@ export const importRates = endpoint({
 });
 
 export const IMPORT_STATUS = { running: 'Insert new rate', finished: 'Finished', failed: 'Failed' } as const;
+/**
+ * Where a running import is, in rows: read and checked from the file (parsed), written to the staging
+ * table (staged), written to the rate table (applied, of rows_to_apply). Null when the import is not
+ * running in the process that answers (ended, or run by another server process: `progress` moves).
+ */
+export const rateImportLive = z.object({
+  phase: z.enum(['reading', 'applying', 'finishing']),
+  rows_parsed: z.number(),
+  rows_staged: z.number(),
+  rows_applied: z.number(),
+  rows_to_apply: z.number(),
+});
 export const rateImportTaskRow = z.object({
   id: z.number(),
   rate_table_id: z.number().nullable(),
@@ -446,6 +458,7 @@ export const rateImportTaskRow = z.object({
   deleted_rows: z.number(),
   error_rows: z.number(),
   message: z.string(),
+  live: rateImportLive.nullable(),
 });
 export type RateImportTask = z.infer<typeof rateImportTaskRow>;
 export const getImportTask = endpoint({

@@ -9,6 +9,7 @@ import { notFound } from '../../http/errors';
 import { localize } from '../../http/localize';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
+import { liveImports, type ImportProgress } from './import/progress';
 import { importQueue, startRateImport } from './import/start';
 import { receiveUpload } from './upload';
 
@@ -50,13 +51,27 @@ function shownMessage(stored: string, lang: Language): string {
     return stored;
   }
 }
-const toTask = (r: TaskRecord, lang: Language): RateImportTask => ({
-  ...r,
-  id: Number(r.id),
-  created_at: r.created_at.toISOString(),
-  finished_at: r.finished_at ? r.finished_at.toISOString() : null,
-  message: shownMessage(r.message, lang),
-});
+/** A task as answered: with its live progress when this process runs it (the stored percentage may lag). */
+const toTask = (r: TaskRecord, lang: Language, running: Map<number, ImportProgress>): RateImportTask => {
+  const live = r.status === api.rates.IMPORT_STATUS.running ? running.get(Number(r.id)) : undefined;
+  return {
+    ...r,
+    id: Number(r.id),
+    progress: live ? Math.max(r.progress, live.percent) : r.progress,
+    created_at: r.created_at.toISOString(),
+    finished_at: r.finished_at ? r.finished_at.toISOString() : null,
+    message: shownMessage(r.message, lang),
+    live: live
+      ? {
+          phase: live.phase,
+          rows_parsed: live.rows_parsed,
+          rows_staged: live.rows_staged,
+          rows_applied: live.rows_applied,
+          rows_to_apply: live.rows_to_apply,
+        }
+      : null,
+  };
+};
 
 /** Rate import (rate table page and auto rate import rules), its progress and the rate import log. */
 export function registerRateImport(app: FastifyInstance, s: Services): void {
@@ -82,7 +97,7 @@ export function registerRateImport(app: FastifyInstance, s: Services): void {
   implement(app, s, api.rates.getImportTask, async (ctx) => {
     const r = await taskQuery(s.db).where('k.id', '=', ctx.params.id).executeTakeFirst();
     if (!r) throw notFound();
-    return toTask(r, ctx.lang);
+    return toTask(r, ctx.lang, liveImports(s));
   });
 
   implement(app, s, api.rates.listImportLog, async (ctx) => {
@@ -101,7 +116,7 @@ export function registerRateImport(app: FastifyInstance, s: Services): void {
       'created_at',
       'k.id',
     );
-    return { items: page.items.map((r) => toTask(r, ctx.lang)), total: page.total };
+    return { items: page.items.map((r) => toTask(r, ctx.lang, liveImports(s))), total: page.total };
   });
 
   implement(app, s, api.rates.listImportErrors, async (ctx) => {

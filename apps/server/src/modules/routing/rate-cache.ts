@@ -137,12 +137,18 @@ class TableRows {
   }
 }
 
-const PAGE = 20_000;
+/**
+ * Rows read by one query of a load. The driver turns a page into objects in one go on this thread
+ * (pg's row parser; PGlite's rows arrive by one message from its worker), and the page is then put in
+ * the store: 5,000 rows keep each of those under ~10 ms, so route calls are answered between pages.
+ */
+const PAGE = 5_000;
 /** Rows indexed between two turns of the event loop (prepareIndex). */
 const INDEX_SLICE = 25_000;
 /**
- * Lets other work run between pages: PGlite runs a query in this thread and its promise chain
- * may never give timers and sockets a turn, so a long load would otherwise hold every request.
+ * Lets other work run between pages: a promise chain of queries may never give timers and sockets
+ * a turn (a driver answering from memory, or data already buffered), so a long load would otherwise
+ * hold every request.
  */
 export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const COLUMNS =

@@ -2,6 +2,7 @@ import { api } from '@tandem/contract';
 import { Alert, Button, Checkbox, Form, Input, Modal, Progress, Select, Space, Table } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router-dom';
 import { useApi } from '../../api/queries';
 import { Dropdown } from '../../components/Dropdown';
@@ -226,7 +227,10 @@ function ImportOutcome({
         data-testid="import-progress"
       />
       {running ? (
-        <p>{t('rates.importRunning', { progress: task.progress })}</p>
+        <>
+          <p>{t('rates.importRunning', { progress: task.progress })}</p>
+          {task.live && <p data-testid="import-live">{liveText(task.live, t)}</p>}
+        </>
       ) : (
         <Alert
           type={failed ? 'error' : task.error_rows ? 'warning' : 'success'}
@@ -275,4 +279,17 @@ function ImportOutcome({
       )}
     </div>
   );
+}
+
+/** Where a running import is, in rows (read and staged, then written). */
+function liveText(live: NonNullable<api.rates.RateImportTask['live']>, t: TFunction) {
+  const n = (x: number) => x.toLocaleString();
+  switch (live.phase) {
+    case 'reading':
+      return t('rates.importReading', { parsed: n(live.rows_parsed), staged: n(live.rows_staged) });
+    case 'applying':
+      return t('rates.importApplying', { applied: n(live.rows_applied), total: n(live.rows_to_apply) });
+    case 'finishing':
+      return t('rates.importFinishing', { total: n(live.rows_to_apply) });
+  }
 }

@@ -96,6 +96,9 @@ const en = {
   hasCodeDeck: 'The file has code names and countries',
   fromTemplate: 'From the template',
   importRunning: 'Importing… {{progress}}%',
+  importReading: 'Reading the file: {{parsed}} rows read, {{staged}} staged',
+  importApplying: 'Writing the rates: {{applied}} of {{total}} rows',
+  importFinishing: 'Finishing: {{total}} rows written',
   importFinished:
     'Import finished: {{inserted}} new, {{updated}} overwritten, {{skipped}} skipped, {{ended}} end-dated, {{errors}} row(s) with errors',
   importFailed: 'Import failed: {{message}}',
@@ -262,6 +265,9 @@ const de: Dict = {
   hasCodeDeck: 'Die Datei enthält Code-Namen und Länder',
   fromTemplate: 'Laut Vorlage',
   importRunning: 'Import läuft… {{progress}}%',
+  importReading: 'Datei wird gelesen: {{parsed}} Zeilen gelesen, {{staged}} bereitgestellt',
+  importApplying: 'Tarife werden geschrieben: {{applied}} von {{total}} Zeilen',
+  importFinishing: 'Abschluss: {{total}} Zeilen geschrieben',
   importFinished:
     'Import beendet: {{inserted}} neu, {{updated}} überschrieben, {{skipped}} übersprungen, {{ended}} beendet, {{errors}} fehlerhafte Zeile(n)',
   importFailed: 'Import fehlgeschlagen: {{message}}',
@@ -418,6 +424,9 @@ const ch: Dict = {
   hasCodeDeck: '文件包含号码名称和国家',
   fromTemplate: '按模板',
   importRunning: '正在导入… {{progress}}%',
+  importReading: '正在读取文件：已读 {{parsed}} 行，已暂存 {{staged}} 行',
+  importApplying: '正在写入费率：{{applied}} / {{total}} 行',
+  importFinishing: '即将完成：已写入 {{total}} 行',
   importFinished:
     '导入完成：新增 {{inserted}}，覆盖 {{updated}}，跳过 {{skipped}}，结束 {{ended}}，{{errors}} 行有错误',
   importFailed: '导入失败：{{message}}',

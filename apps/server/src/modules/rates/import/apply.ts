@@ -22,7 +22,17 @@ export interface ApplyOptions {
   dbKind: 'pglite' | 'postgres';
   /** Milliseconds of each step, filled in (kept with the task for operations). */
   timings?: Record<string, number>;
+  /** The file's last line: new and changed rows are written in slices of lines up to it. */
+  lastLine?: number;
+  /** After each slice: the rows of the lines below `belowLine` are applied. */
+  onApplied?: (belowLine: number) => Promise<void>;
 }
+
+/**
+ * Lines written by one statement: a slice takes a few hundred milliseconds on PGlite, and the import
+ * can say how far it is (the staging table has no index, so each slice reads it once: few slices).
+ */
+const APPLY_SLICE = 50_000;
 export interface ApplyCounts {
   inserted: number;
   updated: number;
@@ -49,8 +59,8 @@ const num = (v: unknown) => Number(v ?? 0);
 /**
  * Applies the staged rows of one import to the rate table with set-based SQL (call inside one
  * transaction): optional delete of the existing rates, the duplicate check ('reject'), end dates of
- * replaced and absent codes, the UPDATE of existing rows ('overwrite'), then one INSERT of the new
- * rows. Amounts are rounded by PostgreSQL (NUMERIC, half away from zero) to the table's decimal places.
+ * replaced and absent codes, then, slice by slice of the file's lines, the UPDATE of existing rows
+ * ('overwrite') and the INSERT of the new rows. Amounts are rounded by PostgreSQL (NUMERIC, half away from zero) to the table's decimal places.
  */
 export async function applyRateImport(trx: Db, o: ApplyOptions): Promise<ApplyCounts> {
   const counts: ApplyCounts = { inserted: 0, updated: 0, skipped: 0, ended: 0, deleted: 0 };
@@ -106,38 +116,53 @@ export async function applyRateImport(trx: Db, o: ApplyOptions): Promise<ApplyCo
     n: number;
   }>`SELECT count(*)::int AS n FROM rate_import_rows WHERE task_id = ${T}`.execute(trx);
 
-  if (o.duplicateMode === 'overwrite' && !o.deleteExisting) {
-    // Existing rows by one UPDATE joined on code and effective date. Only rows whose values change
-    // get a new version (HOT: no indexed column changes); columns the file does not have keep their
-    // values. Every matched row counts as overwritten.
-    const columns = values
-      .map(([c]) => c)
-      .filter((c) => !KEY.includes(c))
-      .filter(
-        (c) =>
-          o.present.has(c) || ((c === 'code_name' || c === 'country') && deck !== null) || c === 'end_date',
+  const overwrite = o.duplicateMode === 'overwrite' && !o.deleteExisting;
+  const lastLine = o.lastLine ?? 2 ** 31 - 2;
+  let overwriteMs = 0;
+  let insertMs = 0;
+  for (let lo = 0; lo <= lastLine; lo += APPLY_SLICE) {
+    const hi = Math.min(lastLine + 1, lo + APPLY_SLICE);
+    const lines = sql`s.line >= ${lo}::int AND s.line < ${hi}::int`;
+    let t = performance.now();
+    if (overwrite) {
+      // Existing rows by one UPDATE joined on code and effective date. Only rows whose values change
+      // get a new version (HOT: no indexed column changes); columns the file does not have keep their
+      // values. Every matched row counts as overwritten.
+      const columns = values
+        .map(([c]) => c)
+        .filter((c) => !KEY.includes(c))
+        .filter(
+          (c) =>
+            o.present.has(c) || ((c === 'code_name' || c === 'country') && deck !== null) || c === 'end_date',
+        );
+      const source = columns.map((c) => sql`n.${sql.ref(c)}`);
+      await sql`
+        UPDATE rates r SET ${sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${source[i]}`))}
+        FROM (SELECT ${sql.join(values.map(([c, v]) => sql`${v} AS ${sql.ref(c)}`))} FROM ${from} WHERE s.task_id = ${T} AND ${lines}) n
+        WHERE r.rate_table_id = ${R} AND r.code = n.code AND r.effective_date = n.effective_date
+          AND (${sql.join(columns.map((c) => sql`r.${sql.ref(c)}`))}) IS DISTINCT FROM (${sql.join(source)})`.execute(
+        trx,
       );
-    const source = columns.map((c) => sql`n.${sql.ref(c)}`);
-    await sql`
-      UPDATE rates r SET ${sql.join(columns.map((c, i) => sql`${sql.ref(c)} = ${source[i]}`))}
-      FROM (SELECT ${sql.join(values.map(([c, v]) => sql`${v} AS ${sql.ref(c)}`))} FROM ${from} WHERE s.task_id = ${T}) n
-      WHERE r.rate_table_id = ${R} AND r.code = n.code AND r.effective_date = n.effective_date
-        AND (${sql.join(columns.map((c) => sql`r.${sql.ref(c)}`))}) IS DISTINCT FROM (${sql.join(source)})`.execute(
-      trx,
-    );
-    step('overwrite_ms');
+      overwriteMs += performance.now() - t;
+      t = performance.now();
+    }
+    // New rows; rows that exist stay as they are ('skip') or were overwritten just above. The anti-join
+    // leaves them out in one pass (a re-imported deck would otherwise probe the index row by row).
+    const r = await sql`INSERT INTO rates (${sql.join(values.map(([c]) => sql.ref(c)))})
+      SELECT ${sql.join(values.map(([, v]) => v))} FROM ${from} WHERE s.task_id = ${T} AND ${lines}
+        AND NOT EXISTS (SELECT 1 FROM rates x WHERE x.rate_table_id = ${R} AND x.code = s.code AND x.effective_date = s.effective_date)
+      ON CONFLICT (rate_table_id, code, effective_date) DO NOTHING`.execute(trx);
+    counts.inserted += num(r.numAffectedRows);
+    insertMs += performance.now() - t;
+    await o.onApplied?.(hi);
   }
-  // New rows; rows that exist stay as they are ('skip') or were overwritten just above. The anti-join
-  // leaves them out in one pass (a re-imported deck would otherwise probe the index row by row).
-  const r = await sql`INSERT INTO rates (${sql.join(values.map(([c]) => sql.ref(c)))})
-    SELECT ${sql.join(values.map(([, v]) => v))} FROM ${from} WHERE s.task_id = ${T}
-      AND NOT EXISTS (SELECT 1 FROM rates x WHERE x.rate_table_id = ${R} AND x.code = s.code AND x.effective_date = s.effective_date)
-    ON CONFLICT (rate_table_id, code, effective_date) DO NOTHING`.execute(trx);
-  counts.inserted = num(r.numAffectedRows);
+  if (o.timings) {
+    if (overwrite) o.timings.overwrite_ms = Math.round(overwriteMs);
+    o.timings.insert_ms = Math.round(insertMs);
+  }
   const matched = num(staged.rows[0]?.n) - counts.inserted;
   if (o.duplicateMode === 'overwrite') counts.updated = matched;
   else counts.skipped = matched;
-  step('insert_ms');
   await trx
     .updateTable('rate_tables')
     .set({ updated_at: new Date() })

@@ -5,8 +5,14 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/connection';
 import type { Services } from '../../../services';
 import { applyRateImport, ImportRejected, type ApplyCounts } from './apply';
+import { liveImports, READ_SHARE, type ImportProgress } from './progress';
 import { RateRowChecker, mapHeader, type RowError, type StagedColumns } from './rate-rows';
 import { readRows, type FileKind } from './read-rows';
+
+/** Staging statements sent before the next waits: the database loads one slice while the next is parsed. */
+const STAGING_IN_FLIGHT = 2;
+/** A turn of the event loop for timers and sockets between two slices of the file. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Everything a rate import job needs, fixed when the upload is accepted. */
 export interface RateImportJob {
@@ -90,6 +96,41 @@ async function setProgress(db: Db, taskId: number, progress: number): Promise<vo
   await db.updateTable('rate_import_tasks').set({ progress }).where('id', '=', taskId).execute();
 }
 
+/** Lines of the staged rows in file order (ascending), to count the rows each apply slice covers. */
+class LineList {
+  private lines = new Int32Array(1024);
+  size = 0;
+  push(line: number): void {
+    if (this.size === this.lines.length) {
+      const grown = new Int32Array(this.size * 2);
+      grown.set(this.lines);
+      this.lines = grown;
+    }
+    this.lines[this.size++] = line;
+  }
+  /** Drops `lines` (ascending or not). */
+  remove(lines: readonly number[]): void {
+    const gone = new Set(lines);
+    let n = 0;
+    for (let i = 0; i < this.size; i++) {
+      const l = this.lines[i]!;
+      if (!gone.has(l)) this.lines[n++] = l;
+    }
+    this.size = n;
+  }
+  /** How many lines are below `line`. */
+  below(line: number): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.lines[mid]! < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
 async function storeErrors(db: Db, taskId: number, errors: readonly RowError[]): Promise<void> {
   for (let i = 0; i < errors.length; i += 500) {
     const part = errors.slice(i, i + 500);
@@ -110,9 +151,9 @@ async function storeErrors(db: Db, taskId: number, errors: readonly RowError[]):
 }
 
 /**
- * Runs one rate import: stream-parses the file, checks each row and stages the good ones in bulk
- * (outside any transaction, so progress is visible), then applies everything with set-based SQL in
- * one transaction. A failure anywhere leaves the rate table exactly as it was; per-row errors are
+ * Runs one rate import: stream-parses the file in small slices, checks each row and stages the good
+ * ones slice by slice (outside any transaction, so progress is visible), then applies everything with
+ * set-based SQL in one transaction, in slices of lines that report the rows applied (ImportProgress). A failure anywhere leaves the rate table exactly as it was; per-row errors are
  * kept for the rate import log.
  */
 export async function runRateImport(s: Services, job: RateImportJob): Promise<void> {
@@ -122,6 +163,16 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
   const timings: Record<string, number> = {};
   const started = performance.now();
   const pending: Promise<void>[] = [];
+  const live: ImportProgress = {
+    phase: 'reading',
+    rows_parsed: 0,
+    rows_staged: 0,
+    rows_applied: 0,
+    rows_to_apply: 0,
+    percent: 0,
+  };
+  liveImports(s).set(job.taskId, live);
+  const stagedLines = new LineList();
   try {
     const table = await db
       .selectFrom('rate_tables')
@@ -133,10 +184,16 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
     let columns: Partial<Record<RateFileColumn, number>> | null = null;
     let present = new Set<string>();
     let nextLine = 1;
-    const inFlight = s.dbKind === 'postgres' ? 2 : 1;
     let lastProgressAt = Date.now();
+    let bytesRead = 0;
+    // Rows read so far scaled to the whole file: what the file will hold, as far as is known.
+    const expectedRows = () => Math.max(1, Math.round((live.rows_parsed * size) / Math.max(1, bytesRead)));
+    // Small slices of the file (readRows: 64 KB, a couple of thousand rows): each is parsed and
+    // checked in a few milliseconds and staged by its own statement, so the event loop gets a turn
+    // between slices; the database loads one slice while the next is parsed.
     for await (const batch of readRows(job.filePath, job.fileKind)) {
       let rows = batch.rows;
+      bytesRead = batch.bytesRead;
       if (!columns) {
         const header = rows[0] ?? [];
         rows = rows.slice(1);
@@ -155,18 +212,23 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
       const cols = checker!.check(rows, nextLine);
       nextLine += rows.length;
       total += rows.length;
-      // Parsing the next batch overlaps with the database loading the previous ones (on PostgreSQL
-      // two batches load at once, on two connections; PGlite is one session).
+      live.rows_parsed = total;
       if (cols.line.length) {
-        const loading = stage(db, job.taskId, cols, present);
+        for (const l of cols.line) stagedLines.push(l);
+        const n = cols.line.length;
+        const loading = stage(db, job.taskId, cols, present).then(() => {
+          live.rows_staged += n;
+          live.percent = Math.min(READ_SHARE, Math.floor((live.rows_staged / expectedRows()) * READ_SHARE));
+        });
         loading.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
         pending.push(loading);
-        if (pending.length >= inFlight) await pending.shift();
+        if (pending.length >= STAGING_IN_FLIGHT) await pending.shift();
       }
       if (Date.now() - lastProgressAt > 500) {
         lastProgressAt = Date.now();
-        await setProgress(db, job.taskId, Math.min(80, Math.floor((batch.bytesRead / size) * 80)));
+        await setProgress(db, job.taskId, live.percent);
       }
+      await yieldToLoop();
     }
     await Promise.all(pending.splice(0));
     timings.parse_and_stage_ms = Math.round(performance.now() - started);
@@ -174,16 +236,25 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
     if (checker.errorCount > 0 && job.duplicateMode === 'reject')
       throw new ImportFailed('importRejected', [checker.errorCount]);
     if (checker.replacedLines.length) {
-      await db
-        .deleteFrom('rate_import_rows')
-        .where('task_id', '=', job.taskId)
-        .where('line', 'in', checker.replacedLines)
-        .execute();
+      const replaced = checker.replacedLines;
+      for (let i = 0; i < replaced.length; i += 5000) {
+        await db
+          .deleteFrom('rate_import_rows')
+          .where('task_id', '=', job.taskId)
+          .where('line', 'in', replaced.slice(i, i + 5000))
+          .execute();
+      }
+      stagedLines.remove(replaced);
+      live.rows_staged = stagedLines.size;
     }
-    await setProgress(db, job.taskId, 85);
+    live.phase = 'applying';
+    live.rows_to_apply = stagedLines.size;
+    live.percent = READ_SHARE;
+    await setProgress(db, job.taskId, READ_SHARE);
     await sql`ANALYZE rate_import_rows`.execute(db);
     const applyStarted = performance.now();
     const maxEffective = checker.maxEffective;
+    let lastApplyProgressAt = Date.now();
     const counts = await db.transaction().execute((trx) =>
       applyRateImport(trx, {
         taskId: job.taskId,
@@ -200,9 +271,27 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
         maxEffective,
         dbKind: s.dbKind,
         timings,
+        lastLine: nextLine - 1,
+        onApplied: async (belowLine) => {
+          live.rows_applied = stagedLines.below(belowLine);
+          live.percent = Math.min(
+            99,
+            READ_SHARE +
+              Math.floor((live.rows_applied / Math.max(1, live.rows_to_apply)) * (99 - READ_SHARE)),
+          );
+          // PGlite is one session, held by this transaction: the percentage reaches it after the commit.
+          // On PostgreSQL another connection of the pool stores it now.
+          if (s.dbKind === 'postgres' && Date.now() - lastApplyProgressAt > 500) {
+            lastApplyProgressAt = Date.now();
+            await setProgress(db, job.taskId, live.percent);
+          }
+        },
       }),
     );
     timings.apply_ms = Math.round(performance.now() - applyStarted);
+    live.phase = 'finishing';
+    live.rows_applied = live.rows_to_apply;
+    live.percent = 99;
     await storeErrors(db, job.taskId, checker.errors);
     timings.total_ms = Math.round(performance.now() - started);
     await finish(db, job.taskId, IMPORT_STATUS.finished, {
@@ -242,6 +331,7 @@ export async function runRateImport(s: Services, job: RateImportJob): Promise<vo
       .where('task_id', '=', job.taskId)
       .execute()
       .catch(() => undefined);
+    liveImports(s).delete(job.taskId);
     fs.rm(job.filePath, { force: true }, () => undefined);
   }
 }

@@ -1,0 +1,136 @@
+/**
+ * The switch's side of the stall benchmark, in its own process: route calls back to back on N
+ * keep-alive connections (POST /api/switch/route) and a health ping every 10 ms on one more
+ * (GET /api/health), until told to stop. Each request is counted in the phase it started in; the
+ * parent names phases on stdin ("phase <name>") and ends with "stop", then this prints one JSON
+ * line: per phase, the route calls' rate, p50, p99 and worst wait, and the pings' p99 and worst.
+ *   usage: probe.ts BASE_URL SWITCH_KEY BODIES_JSON_FILE CONNECTIONS
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import readline from 'node:readline';
+
+const [base, key, bodiesFile, connText] = process.argv.slice(2);
+if (!base || !key || !bodiesFile)
+  throw new Error('usage: probe.ts BASE_URL SWITCH_KEY BODIES_FILE CONNECTIONS');
+const connections = Number(connText ?? 4);
+const bodies = (JSON.parse(fs.readFileSync(bodiesFile, 'utf8')) as unknown[]).map((b) => JSON.stringify(b));
+const target = new URL(base);
+const routeAgent = new http.Agent({ keepAlive: true, maxSockets: connections });
+const pingAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+interface Phase {
+  name: string;
+  started: number;
+  ended: number;
+  route: number[];
+  routeFailed: number;
+  health: number[];
+  healthFailed: number;
+}
+const phases: Phase[] = [];
+let current: Phase | null = null;
+let running = true;
+
+function request(agent: http.Agent, method: string, path: string, body?: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname.replace(/\/$/, '') + path,
+        method,
+        agent,
+        headers: body ? { 'content-type': 'application/json', 'x-switch-key': key! } : {},
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode === 200));
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.end(body);
+  });
+}
+
+async function routeWorker(offset: number): Promise<void> {
+  for (let n = offset; running; n += connections) {
+    const phase = current;
+    const t0 = performance.now();
+    const good = await request(routeAgent, 'POST', '/switch/route', bodies[n % bodies.length]);
+    if (!phase) continue;
+    phase.route.push(performance.now() - t0);
+    if (!good) phase.routeFailed++;
+  }
+}
+
+async function pinger(): Promise<void> {
+  while (running) {
+    const phase = current;
+    const t0 = performance.now();
+    const good = await request(pingAgent, 'GET', '/health');
+    if (phase) {
+      phase.health.push(performance.now() - t0);
+      if (!good) phase.healthFailed++;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : 0;
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+function summary(p: Phase) {
+  const route = [...p.route].sort((a, b) => a - b);
+  const health = [...p.health].sort((a, b) => a - b);
+  const seconds = (p.ended - p.started) / 1000;
+  return {
+    phase: p.name,
+    seconds: r1(seconds),
+    route: {
+      calls: route.length,
+      failed: p.routeFailed,
+      rps: Math.round(route.length / seconds),
+      p50_ms: r1(pct(route, 0.5)),
+      p99_ms: r1(pct(route, 0.99)),
+      max_ms: r1(route[route.length - 1] ?? 0),
+    },
+    health: {
+      pings: health.length,
+      failed: p.healthFailed,
+      p99_ms: r1(pct(health, 0.99)),
+      max_ms: r1(health[health.length - 1] ?? 0),
+    },
+  };
+}
+
+const workers = [...Array.from({ length: connections }, (_, i) => routeWorker(i)), pinger()];
+const lines = readline.createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  const now = performance.now();
+  if (current) current.ended = now;
+  if (line.startsWith('phase ')) {
+    current = {
+      name: line.slice(6),
+      started: now,
+      ended: now,
+      route: [],
+      routeFailed: 0,
+      health: [],
+      healthFailed: 0,
+    };
+    phases.push(current);
+    return;
+  }
+  if (line === 'stop') {
+    current = null;
+    running = false;
+    void Promise.all(workers).then(() => {
+      process.stdout.write(JSON.stringify(phases.filter((p) => p.name !== 'warm-up').map(summary)) + '\n');
+      routeAgent.destroy();
+      pingAgent.destroy();
+      process.exit(0);
+    });
+  }
+});
