@@ -104,8 +104,10 @@ export const de: Dictionary = {
     moreColumns: 'Mehr',
     termination: 'Terminierung',
     origination: 'Origination',
-    notAvailable:
-      'Diese Seite gehört zum Bereich {{module}}, der in dieser Version noch nicht enthalten ist.',
+    notAvailable: 'Diese Seite kommt in einer späteren Version von Tandem. {{page}} wird Teil des Bereichs {{module}}.',
+    later: 'später',
+    clientPortal: 'Kundenportal',
+    agentPortal: 'Agentenportal',
     notAvailableTitle: '{{name}}',
     pageNotFound: 'Seite nicht gefunden',
     goHome: 'Zur Startseite',
