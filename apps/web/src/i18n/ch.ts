@@ -252,6 +252,7 @@ export const ch: Dictionary = {
     placeholder: '输入后按回车',
   },
   users: {
+    fullAccess: '完全访问',
     title: '用户',
     newUser: '新建用户',
     editUser: '编辑用户',

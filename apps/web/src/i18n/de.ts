@@ -251,6 +251,7 @@ export const de: Dictionary = {
     placeholder: 'Eingeben und Enter drücken',
   },
   users: {
+    fullAccess: 'Vollzugriff',
     title: 'Benutzer',
     newUser: 'Neuer Benutzer',
     editUser: 'Benutzer bearbeiten',

@@ -251,6 +251,7 @@ export const en = {
     placeholder: 'Type and press Enter',
   },
   users: {
+    fullAccess: 'Full access',
     title: 'Users',
     newUser: 'New User',
     editUser: 'Edit User',

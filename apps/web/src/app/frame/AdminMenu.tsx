@@ -43,7 +43,6 @@ function GroupPanel({ g, onPick, onClose }: { g: MenuGroup; onPick: () => void; 
       key={i.web_url + i.display_name}
       to={i.web_url}
       onClick={onPick}
-      role="menuitem"
       data-testid={`menu-item-${i.web_url}`}
     >
       {i.label}
@@ -53,7 +52,7 @@ function GroupPanel({ g, onPick, onClose }: { g: MenuGroup; onPick: () => void; 
   const keys = (e: React.KeyboardEvent<HTMLDivElement>) => onMenuKey(e, onClose);
   if (g.split) {
     return (
-      <div className="menu-panel-body menu-split" role="menu" data-testid={`menu-panel-${g.name}`} onKeyDown={keys}>
+      <div className="menu-panel-body menu-split" data-testid={`menu-panel-${g.name}`} onKeyDown={keys}>
         <div>
           <h4>{t('frame.termination')}</h4>
           {g.items.filter((i) => i.sub !== 'origination').map(link)}
@@ -68,7 +67,7 @@ function GroupPanel({ g, onPick, onClose }: { g: MenuGroup; onPick: () => void; 
   return (
     <div
       className={`menu-panel-body ${g.columns ? 'menu-columns' : 'menu-list'}`}
-      role="menu"
+     
       data-testid={`menu-panel-${g.name}`}
       onKeyDown={keys}
     >
@@ -112,7 +111,7 @@ function GroupButton({ g }: { g: MenuGroup }) {
         type="text"
         style={{ color: '#fff' }}
         data-testid={`menu-${g.name}`}
-        aria-haspopup="menu"
+        aria-haspopup="true"
         aria-expanded={open}
         onKeyDown={(e) => {
           if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') {
