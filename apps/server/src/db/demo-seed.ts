@@ -1,7 +1,21 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseCsvLine } from '@tandem/contract';
+import { divideRoundHalfUp, formatMoney, parseMoney } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Services } from '../services';
 import type { Db } from './connection';
-import { DEMO, type DemoCarrier, type DemoData, type DemoLogin, type DemoRouting } from './demo';
+import {
+  DEMO,
+  type DemoCarrier,
+  type DemoData,
+  type DemoInvoice,
+  type DemoLogin,
+  type DemoRates,
+  type DemoRouting,
+} from './demo';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 
 /** One login the demo created or found, for the credential table. */
 export interface DemoCredential {
@@ -111,6 +125,7 @@ export async function seedDemoData(
       }
     }
 
+    if (data.rates) await ensureRates(trx, data.rates, now, audit);
     if (data.routing) await ensureRouting(trx, data.routing, now, audit);
 
     for (const sw of data.switches) {
@@ -146,6 +161,8 @@ export async function seedDemoData(
       }
     }
   });
+  // The routing engine serves the demo's trunks, rates and routes from its next snapshot.
+  s.configChanged.notify();
   return report;
 }
 
@@ -240,7 +257,8 @@ async function ensureCarrierLife(
     await audit(trx, 'client_message', row.id, row);
   }
 
-  for (const a of def.alerts) {
+  for (const alert of def.alerts) {
+    const a = { ...alert, content: alertText(alert.content, def, now) };
     const found = await trx
       .selectFrom('client_alerts')
       .select('id')
@@ -263,15 +281,13 @@ async function ensureCarrierLife(
       .where('invoice_number', '=', inv.invoice_number)
       .executeTakeFirst();
     if (found) continue;
-    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - inv.months_ago, 1));
-    const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - inv.months_ago + 1, 1));
-    const due = new Date(end.getTime() + inv.due_days * 86_400_000);
+    const { start, end, issued, due } = invoiceDates(inv, now);
     const row = await trx
       .insertInto('invoices')
       .values({
         client_id: clientId,
         invoice_number: inv.invoice_number,
-        invoice_date: dateOnly(end),
+        invoice_date: dateOnly(issued),
         period_start: start,
         period_end: end,
         amount: inv.amount,
@@ -424,3 +440,157 @@ async function ensureRouting(trx: Db, def: DemoRouting, now: Date, audit: Audit)
 }
 
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+
+/** An invoice's dates relative to the seeding day: issued N days ago, covering the month before. */
+export function invoiceDates(inv: DemoInvoice, now: Date) {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const issued = new Date(today - inv.issued_days_ago * DAY_MS);
+  const end = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), 1));
+  const start = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth() - 1, 1));
+  const due = new Date(issued.getTime() + inv.due_days * DAY_MS);
+  return { start, end, issued, due };
+}
+
+/** Replaces {due_in:NUMBER} with the whole days from the seeding day to that invoice's due date. */
+function alertText(content: string, def: DemoCarrier, now: Date): string {
+  return content.replace(/\{due_in:([^}]+)\}/g, (m, number: string) => {
+    const inv = def.invoices.find((i) => i.invoice_number === number);
+    if (!inv) return m;
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    return String(Math.round((invoiceDates(inv, now).due.getTime() - today) / DAY_MS));
+  });
+}
+
+interface DeckRow {
+  code: string;
+  code_name: string;
+  country: string;
+  rate: bigint;
+  min_time: number;
+  interval: number;
+}
+
+/** The SDF deck's rows (Destination, Prefix, First Interval, Sub Interval, Rate, ...). */
+function readDeck(file: string): DeckRow[] {
+  const lines = fs.readFileSync(path.resolve(REPO_ROOT, file), 'utf8').split(/\r?\n/);
+  const rows: DeckRow[] = [];
+  const seen = new Set<string>();
+  for (const line of lines.slice(1)) {
+    if (!line.trim()) continue;
+    const [destination = '', code = '', first = '', sub = '', rate = ''] = parseCsvLine(line);
+    // Rows without a rate (9 in the SDF deck) are skipped, as the rate import skips them.
+    if (!/^[0-9]+$/.test(code) || !rate.trim() || seen.has(code)) continue;
+    seen.add(code);
+    rows.push({
+      code,
+      code_name: destination,
+      country: destination.split(' - ')[0]!.trim(),
+      rate: parseMoney(rate),
+      min_time: Number(first) || 1,
+      interval: Number(sub) || 1,
+    });
+  }
+  return rows;
+}
+
+const BATCH = 2000;
+
+/** The code deck and rate tables made from the SDF deck, put on the named trunks when they have none. */
+async function ensureRates(trx: Db, def: DemoRates, now: Date, audit: Audit): Promise<void> {
+  let deck: DeckRow[] | null = null;
+  const rows = () => (deck ??= readDeck(def.deck));
+  let codeDeck = await trx
+    .selectFrom('code_decks')
+    .select('code_deck_id')
+    .where(sql<string>`lower(name)`, '=', def.code_deck.toLowerCase())
+    .executeTakeFirst();
+  if (!codeDeck) {
+    codeDeck = await trx
+      .insertInto('code_decks')
+      .values({ name: def.code_deck, updated_at: now, updated_by: 'demo' })
+      .returning('code_deck_id')
+      .executeTakeFirstOrThrow();
+    const id = codeDeck.code_deck_id;
+    for (let i = 0; i < rows().length; i += BATCH)
+      await trx
+        .insertInto('codes')
+        .values(
+          rows()
+            .slice(i, i + BATCH)
+            .map((r) => ({ code_deck_id: id, code: r.code, code_name: r.code_name, country: r.country })),
+        )
+        .execute();
+    await audit(trx, 'code_deck', id, { name: def.code_deck, codes: rows().length, source: def.deck });
+  }
+  const effective = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - def.effective_days_ago * DAY_MS,
+  );
+  for (const t of def.tables) {
+    let table = await trx
+      .selectFrom('rate_tables')
+      .select('rate_table_id')
+      .where(sql<string>`lower(name)`, '=', t.name.toLowerCase())
+      .executeTakeFirst();
+    if (!table) {
+      table = await trx
+        .insertInto('rate_tables')
+        .values({
+          name: t.name,
+          code_deck_id: codeDeck.code_deck_id,
+          currency: 'USD',
+          updated_at: now,
+          updated_by: 'demo',
+        })
+        .returning('rate_table_id')
+        .executeTakeFirstOrThrow();
+      const id = table.rate_table_id;
+      const scaled = (r: DeckRow) =>
+        formatMoney(divideRoundHalfUp(r.rate * BigInt(t.countries?.[r.country] ?? t.percent), 100n), 6);
+      for (let i = 0; i < rows().length; i += BATCH)
+        await trx
+          .insertInto('rates')
+          .values(
+            rows()
+              .slice(i, i + BATCH)
+              .map((r) => ({
+                rate_table_id: id,
+                code: r.code,
+                code_name: r.code_name,
+                country: r.country,
+                rate: scaled(r),
+                min_time: r.min_time,
+                interval: r.interval,
+                setup_fee: '0',
+                effective_date: effective,
+                end_date: null,
+              })),
+          )
+          .execute();
+      await audit(trx, 'rate_table', id, {
+        name: t.name,
+        rates: rows().length,
+        percent: t.percent,
+        countries: t.countries ?? {},
+      });
+    }
+    const trunks = await trx
+      .selectFrom('trunks')
+      .select(['trunk_id', 'rate_table_id'])
+      .where(
+        sql<string>`lower(name)`,
+        'in',
+        t.trunks.map((n) => n.toLowerCase()),
+      )
+      .execute();
+    for (const tr of trunks) {
+      if (tr.rate_table_id !== null) continue;
+      await trx
+        .updateTable('trunks')
+        .set({ rate_table_id: table.rate_table_id, updated_at: now })
+        .where('trunk_id', '=', tr.trunk_id)
+        .execute();
+      await audit(trx, 'trunk_rate_table', tr.trunk_id, { rate_table: t.name });
+    }
+  }
+}
