@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseCsvLine } from '@tandem/contract';
-import { divideRoundHalfUp, formatMoney, parseMoney } from '@tandem/domain';
+import { formatMoney, parseMoney } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Services } from '../services';
 import type { Db } from './connection';
@@ -496,98 +496,121 @@ function readDeck(file: string): DeckRow[] {
 
 const BATCH = 2000;
 
-/** The code deck and rate tables made from the SDF deck, put on the named trunks when they have none. */
+/**
+ * The code deck and rate tables made from the SDF deck, each put on the named trunks that have none.
+ * The first table is the deck itself (100 %): it is written from the file, the code deck and the
+ * other tables from it in SQL (numeric arithmetic, exact, rounded half up to 6 places).
+ */
 async function ensureRates(trx: Db, def: DemoRates, now: Date, audit: Audit): Promise<void> {
-  let deck: DeckRow[] | null = null;
-  const rows = () => (deck ??= readDeck(def.deck));
-  let codeDeck = await trx
-    .selectFrom('code_decks')
-    .select('code_deck_id')
-    .where(sql<string>`lower(name)`, '=', def.code_deck.toLowerCase())
-    .executeTakeFirst();
-  if (!codeDeck) {
-    codeDeck = await trx
-      .insertInto('code_decks')
-      .values({ name: def.code_deck, updated_at: now, updated_by: 'demo' })
-      .returning('code_deck_id')
-      .executeTakeFirstOrThrow();
-    const id = codeDeck.code_deck_id;
-    for (let i = 0; i < rows().length; i += BATCH)
+  const [base] = def.tables;
+  if (!base || base.percent !== 100 || base.countries)
+    throw new Error('the first demo rate table must be the deck at 100 %');
+  const byName = (table: 'code_decks' | 'rate_tables', name: string) =>
+    trx
+      .selectFrom(table)
+      .select(table === 'code_decks' ? 'code_deck_id as id' : 'rate_table_id as id')
+      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .executeTakeFirst()
+      .then((r) => (r ? { id: Number(r.id) } : undefined));
+  let deckId: number | undefined = (await byName('code_decks', def.code_deck))?.id;
+  const newDeck = deckId === undefined;
+  if (deckId === undefined)
+    deckId = (
       await trx
-        .insertInto('codes')
-        .values(
-          rows()
-            .slice(i, i + BATCH)
-            .map((r) => ({ code_deck_id: id, code: r.code, code_name: r.code_name, country: r.country })),
-        )
-        .execute();
-    await audit(trx, 'code_deck', id, { name: def.code_deck, codes: rows().length, source: def.deck });
-  }
+        .insertInto('code_decks')
+        .values({ name: def.code_deck, updated_at: now, updated_by: 'demo' })
+        .returning('code_deck_id')
+        .executeTakeFirstOrThrow()
+    ).code_deck_id;
   const effective = new Date(
     Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - def.effective_days_ago * DAY_MS,
   );
-  for (const t of def.tables) {
-    let table = await trx
-      .selectFrom('rate_tables')
-      .select('rate_table_id')
-      .where(sql<string>`lower(name)`, '=', t.name.toLowerCase())
-      .executeTakeFirst();
-    if (!table) {
-      table = await trx
+  const tableIds: number[] = [];
+  for (const [n, t] of def.tables.entries()) {
+    const found = await byName('rate_tables', t.name);
+    if (found) {
+      tableIds.push(found.id);
+      continue;
+    }
+    const id = (
+      await trx
         .insertInto('rate_tables')
         .values({
           name: t.name,
-          code_deck_id: codeDeck.code_deck_id,
+          code_deck_id: deckId,
           currency: 'USD',
+          // The scaled vendor rates have up to 6 places (0.0159 x 70 % = 0.01113).
+          decimal_places: 6,
           updated_at: now,
           updated_by: 'demo',
         })
         .returning('rate_table_id')
-        .executeTakeFirstOrThrow();
-      const id = table.rate_table_id;
-      const scaled = (r: DeckRow) =>
-        formatMoney(divideRoundHalfUp(r.rate * BigInt(t.countries?.[r.country] ?? t.percent), 100n), 6);
-      for (let i = 0; i < rows().length; i += BATCH)
+        .executeTakeFirstOrThrow()
+    ).rate_table_id;
+    tableIds.push(id);
+    if (n === 0) {
+      const rows = readDeck(def.deck);
+      for (let i = 0; i < rows.length; i += BATCH)
         await trx
           .insertInto('rates')
           .values(
-            rows()
-              .slice(i, i + BATCH)
-              .map((r) => ({
-                rate_table_id: id,
-                code: r.code,
-                code_name: r.code_name,
-                country: r.country,
-                rate: scaled(r),
-                min_time: r.min_time,
-                interval: r.interval,
-                setup_fee: '0',
-                effective_date: effective,
-                end_date: null,
-              })),
+            rows.slice(i, i + BATCH).map((r) => ({
+              rate_table_id: id,
+              code: r.code,
+              code_name: r.code_name,
+              country: r.country,
+              rate: formatMoney(r.rate, 6),
+              min_time: r.min_time,
+              interval: r.interval,
+              setup_fee: '0',
+              effective_date: effective,
+              end_date: null,
+            })),
           )
           .execute();
-      await audit(trx, 'rate_table', id, {
-        name: t.name,
-        rates: rows().length,
-        percent: t.percent,
-        countries: t.countries ?? {},
-      });
+    } else {
+      const countries = Object.entries(t.countries ?? {});
+      const percent = countries.length
+        ? sql`CASE ${sql.join(
+            countries.map(([c, p]) => sql`WHEN country = ${c} THEN ${p}::numeric`),
+            sql` `,
+          )} ELSE ${t.percent}::numeric END`
+        : sql`${t.percent}::numeric`;
+      await sql`
+        INSERT INTO rates (rate_table_id, code, code_name, country, rate, min_time, "interval", setup_fee, effective_date)
+        SELECT ${id}, code, code_name, country, round(rate * ${percent} / 100, 6), min_time, "interval", 0, effective_date
+        FROM rates WHERE rate_table_id = ${tableIds[0]!}`.execute(trx);
     }
+    await audit(trx, 'rate_table', id, {
+      name: t.name,
+      source: def.deck,
+      percent: t.percent,
+      countries: t.countries ?? {},
+    });
+  }
+  if (newDeck) {
+    await sql`
+      INSERT INTO codes (code_deck_id, code, code_name, country)
+      SELECT ${deckId}, code, code_name, country FROM rates WHERE rate_table_id = ${tableIds[0]!}`.execute(
+      trx,
+    );
+    await audit(trx, 'code_deck', deckId, { name: def.code_deck, source: def.deck });
+  }
+  for (const [n, t] of def.tables.entries()) {
     const trunks = await trx
       .selectFrom('trunks')
       .select(['trunk_id', 'rate_table_id'])
       .where(
         sql<string>`lower(name)`,
         'in',
-        t.trunks.map((n) => n.toLowerCase()),
+        t.trunks.map((x) => x.toLowerCase()),
       )
       .execute();
     for (const tr of trunks) {
       if (tr.rate_table_id !== null) continue;
       await trx
         .updateTable('trunks')
-        .set({ rate_table_id: table.rate_table_id, updated_at: now })
+        .set({ rate_table_id: tableIds[n]!, updated_at: now })
         .where('trunk_id', '=', tr.trunk_id)
         .execute();
       await audit(trx, 'trunk_rate_table', tr.trunk_id, { rate_table: t.name });

@@ -239,9 +239,15 @@ describe('tandem seed-demo', () => {
   });
 
   it('routes a demo call: the SDF deck as the customer rates, two vendors by LCR, dates from today', async () => {
-    const creds = Object.fromEntries((await seedDemoCommand(h.built.services, out)).map((c) => [c.role, c]));
+    const first = await seedDemoCommand(h.built.services, out);
+    const creds = Object.fromEntries(first.map((c) => [c.role, c]));
     const admin = await h.signIn(creds.admin!.name, creds.admin!.password);
-    await settled(h, admin);
+    // The seeding asked for a rebuild: wait for a snapshot newer than the current one.
+    const before = ok(
+      await h.call<{ version: number }>('GET', '/api/routing/engine/status', { token: admin }),
+    );
+    await h.call('POST', '/api/routing/engine/rebuild', { token: admin });
+    await settled(h, admin, before.version);
     type Sim = {
       result: string;
       reject_reason: string | null;
@@ -252,12 +258,12 @@ describe('tandem seed-demo', () => {
       ok(
         await h.call<Sim>('POST', '/api/tools/call_simulation', {
           token: admin,
-          body: { source_ip: '198.51.100.23', ani: '4930555000', dnis },
+          body: { source_ip: '198.51.100.23', source_port: 5060, ani: '4930555000', dnis },
         }),
       );
     // Germany: Demo Vendor Two (70 % of 0.0159) before Demo Vendor (80 %).
     const de = await simulate('4930123456');
-    expect(de.result, de.reject_reason ?? '').toBe('route');
+    expect(de.result, JSON.stringify(de)).toBe('route');
     expect(de.ingress).toMatchObject({ trunk_name: 'Demo Client In', rate_table_name: 'Demo Client A-Z' });
     expect(de.routes.map((r) => [r.trunk_name, r.rate])).toEqual([
       ['Demo Vendor Two Out', '0.011130'],
