@@ -10,7 +10,7 @@
  * Calls come in from 198.51.100.23 on "Demo Client In", whose routing plan "Demo Routing Plan" sends
  * every number to the LCR route "Demo LCR" over both vendor trunks: UK and German numbers go to Demo
  * Vendor Two first, every other destination to Demo Vendor first. Numbers to try (README): 4930123456
- * (Germany, Berlin), 447911123456 (UK mobile), 33123456789 (France, Paris), 12125550100 (USA).
+ * (Germany, Berlin), 442071234567 (UK, London), 33123456789 (France, Paris), 12125550100 (USA).
  *
  * Demo data of `tandem seed-demo`: one admin, a client and a vendor carrier with portal users, an
  * agent with a portal user and a referral key, and some living data around them. Everything here is

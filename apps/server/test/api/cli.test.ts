@@ -269,6 +269,11 @@ describe('tandem seed-demo', () => {
       ['Demo Vendor Two Out', '0.011130'],
       ['Demo Vendor Out', '0.012720'],
     ]);
+    const uk = await simulate('442071234567');
+    expect(uk.routes.map((r) => [r.carrier_name, r.rate])).toEqual([
+      ['Demo Vendor Two', '0.007210'],
+      ['Demo Vendor', '0.008240'],
+    ]);
     // France: Demo Vendor (80 % of 0.0257) before Demo Vendor Two (90 %).
     const fr = await simulate('33123456789');
     expect(fr.routes.map((r) => [r.carrier_name, r.rate])).toEqual([
