@@ -11,11 +11,22 @@ import { adminToken, enterAs, enterAsAdmin, HOME } from '../support/ui';
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) =>
-  a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+  a.x < b.x + b.width - 0.5 &&
+  b.x < a.x + a.width - 0.5 &&
+  a.y < b.y + b.height - 0.5 &&
+  b.y < a.y + a.height - 0.5;
 
 async function checkPanel(page: Page, module: string, width: number, height: number) {
   const panel = page.getByTestId(`menu-panel-${module}`);
   await expect(panel).toBeVisible();
+  // Measure after the opening animation (a zoom): the panel's box stops changing.
+  await expect
+    .poll(async () => {
+      const a = JSON.stringify(await panel.boundingBox());
+      await page.waitForTimeout(100);
+      return a === JSON.stringify(await panel.boundingBox());
+    })
+    .toBe(true);
   const links = panel.locator('a');
   const n = await links.count();
   expect(n, `${module} has entries`).toBeGreaterThan(0);
@@ -32,7 +43,8 @@ async function checkPanel(page: Page, module: string, width: number, height: num
     // The whole text is shown, not cut by the panel.
     const clipped = await link.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
     expect(clipped, `${module} "${text}" is not cut`).toBe(false);
-    for (const o of boxes) expect(overlap(b, o), `${module} "${text}" is separate from the others`).toBe(false);
+    for (const o of boxes)
+      expect(overlap(b, o), `${module} "${text}" is separate from the others`).toBe(false);
     boxes.push(b);
   }
   // One entry a row, or columns of at most 14 rows.
@@ -78,6 +90,14 @@ test('module menus work from the keyboard', async ({ page }) => {
   await page.keyboard.press('Enter');
   const panel = page.getByTestId('menu-panel-Tools');
   await expect(panel).toBeVisible();
+  // Measure after the opening animation (a zoom): the panel's box stops changing.
+  await expect
+    .poll(async () => {
+      const a = JSON.stringify(await panel.boundingBox());
+      await page.waitForTimeout(100);
+      return a === JSON.stringify(await panel.boundingBox());
+    })
+    .toBe(true);
   const links = panel.locator('a');
   await expect(links.first()).toBeFocused();
   await page.keyboard.press('ArrowDown');

@@ -162,7 +162,12 @@ export function menuModuleLabel(id: number, groupName: string, lang: Language): 
 }
 
 /** An item's name in a language, keyed by its web_url; English applies the display renames. */
-export function menuItemLabel(groupName: string, displayName: string, webUrl: string, lang: Language): string {
+export function menuItemLabel(
+  groupName: string,
+  displayName: string,
+  webUrl: string,
+  lang: Language,
+): string {
   const l = ITEM_LABELS[webUrl];
   if (lang === 'en' || !l) return menuDisplayName(groupName, displayName);
   return lang === 'de' ? l[0] : l[1];

@@ -26,7 +26,8 @@ export function pageNameOf(path: string, t: TFunction, language: string): PageNa
       };
   }
   const key = portalPageLabelKey(path);
-  if (key) return { name: t(key), area: t(path.startsWith('/agents') ? 'frame.agentPortal' : 'frame.clientPortal') };
+  if (key)
+    return { name: t(key), area: t(path.startsWith('/agents') ? 'frame.agentPortal' : 'frame.clientPortal') };
   return null;
 }
 
@@ -34,12 +35,15 @@ export function pageNameOf(path: string, t: TFunction, language: string): PageNa
 export function useMenuLabels() {
   const { i18n } = useTranslation();
   const lang: Language = isLanguage(i18n.language) ? i18n.language : 'en';
-  return useMemo(() => ({
-    module: (id: number, groupName: string) => menuModuleLabel(id, groupName, lang),
-    item: (groupName: string, displayName: string, webUrl: string) =>
-      menuItemLabel(groupName, displayName, webUrl, lang),
-    /** "Module › Page" of a submenu row. */
-    path: (m: { main_menu_id: number; group_name: string; display_name: string; web_url: string }) =>
-      `${menuModuleLabel(m.main_menu_id, m.group_name, lang)} › ${menuItemLabel(m.group_name, m.display_name, m.web_url, lang)}`,
-  }), [lang]);
+  return useMemo(
+    () => ({
+      module: (id: number, groupName: string) => menuModuleLabel(id, groupName, lang),
+      item: (groupName: string, displayName: string, webUrl: string) =>
+        menuItemLabel(groupName, displayName, webUrl, lang),
+      /** "Module › Page" of a submenu row. */
+      path: (m: { main_menu_id: number; group_name: string; display_name: string; web_url: string }) =>
+        `${menuModuleLabel(m.main_menu_id, m.group_name, lang)} › ${menuItemLabel(m.group_name, m.display_name, m.web_url, lang)}`,
+    }),
+    [lang],
+  );
 }

@@ -297,6 +297,13 @@ export const ch: Dictionary = {
     inUse: '已分配给 {{count}} 个用户',
   },
   home: {
+    allowedCredit: '允许透支',
+    available: '可用额度',
+    unlimitedCredit: '无限信用',
+    overdue: '已逾期',
+    open: '未付',
+    noMessages: '暂无消息',
+    modes: { prepaid: '预付费', postpaid: '后付费' },
     adminTitle: '仪表盘',
     clientTitle: '分析仪表盘',
     agentTitle: '代理仪表盘',

@@ -104,7 +104,8 @@ export const de: Dictionary = {
     moreColumns: 'Mehr',
     termination: 'Terminierung',
     origination: 'Origination',
-    notAvailable: 'Diese Seite kommt in einer späteren Version von Tandem. {{page}} wird Teil des Bereichs {{module}}.',
+    notAvailable:
+      'Diese Seite kommt in einer späteren Version von Tandem. {{page}} wird Teil des Bereichs {{module}}.',
     later: 'später',
     clientPortal: 'Kundenportal',
     agentPortal: 'Agentenportal',
@@ -296,6 +297,13 @@ export const de: Dictionary = {
     inUse: '{{count}} Benutzer(n) zugewiesen',
   },
   home: {
+    allowedCredit: 'Erlaubter Kredit',
+    available: 'Verfügbar',
+    unlimitedCredit: 'Unbegrenzter Kredit',
+    overdue: 'überfällig',
+    open: 'offen',
+    noMessages: 'Noch keine Nachrichten',
+    modes: { prepaid: 'Vorausbezahlt', postpaid: 'Nachträglich bezahlt' },
     adminTitle: 'Dashboard',
     clientTitle: 'Analyse-Dashboard',
     agentTitle: 'Agent-Dashboard',

@@ -103,7 +103,8 @@ export const en = {
     moreColumns: 'More',
     termination: 'Termination',
     origination: 'Origination',
-    notAvailable: 'This page comes in a later version of Tandem. {{page}} will be part of the {{module}} area.',
+    notAvailable:
+      'This page comes in a later version of Tandem. {{page}} will be part of the {{module}} area.',
     later: 'later',
     clientPortal: 'Client portal',
     agentPortal: 'Agent portal',
@@ -296,6 +297,13 @@ export const en = {
     inUse: 'Assigned to {{count}} user(s)',
   },
   home: {
+    allowedCredit: 'Allowed credit',
+    available: 'Available',
+    unlimitedCredit: 'Unlimited credit',
+    overdue: 'overdue',
+    open: 'open',
+    noMessages: 'No messages yet',
+    modes: { prepaid: 'Prepaid', postpaid: 'Postpaid' },
     adminTitle: 'Dashboard',
     clientTitle: 'Analytics Dashboard',
     agentTitle: 'Agent Dashboard',

@@ -67,7 +67,7 @@ function GroupPanel({ g, onPick, onClose }: { g: MenuGroup; onPick: () => void; 
   return (
     <div
       className={`menu-panel-body ${g.columns ? 'menu-columns' : 'menu-list'}`}
-     
+
       data-testid={`menu-panel-${g.name}`}
       onKeyDown={keys}
     >

@@ -18,7 +18,9 @@ export default function NotAvailablePage() {
       title={<span data-testid="page-title">{page ? page.name : t('frame.pageNotFound')}</span>}
       subTitle={
         page ? (
-          <span data-testid="not-available">{t('frame.notAvailable', { page: page.name, module: page.area })}</span>
+          <span data-testid="not-available">
+            {t('frame.notAvailable', { page: page.name, module: page.area })}
+          </span>
         ) : (
           path
         )
