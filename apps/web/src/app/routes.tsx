@@ -124,7 +124,7 @@ export const ROUTES: RouteDef[] = [
   },
   {
     path: '/log/modification_log',
-    title: 'Modification Log',
+    title: 'system.modificationLog',
     page: p(() => import('../features/system/ModificationLogPage')),
   },
 

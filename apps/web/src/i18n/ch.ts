@@ -3,6 +3,9 @@ import type { Dictionary } from './en';
 /** Chinese (the spec's language code "ch"). */
 export const ch: Dictionary = {
   common: {
+    emptyNone: '{{what}} 中还没有内容。',
+    emptyList: '{{what}} 中还没有内容。点击“新建”创建第一条。',
+    emptyFiltered: '{{what}} 中没有符合筛选条件的内容。',
     inUseTitle: '{{name}} 正在使用中，无法删除',
     save: '保存',
     cancel: '取消',
@@ -330,6 +333,14 @@ export const ch: Dictionary = {
     recentSignins: '最近登录',
   },
   system: {
+    modificationLog: '修改日志',
+    entity: '对象',
+    action: '操作',
+    changes: '变更',
+    noChange: '无字段变更',
+    raw: '原始记录',
+    before: '修改前',
+    after: '修改后',
     serverTitle: '服务器管理',
     database: '数据库',
     disk: '磁盘',

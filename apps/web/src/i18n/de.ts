@@ -2,6 +2,9 @@ import type { Dictionary } from './en';
 
 export const de: Dictionary = {
   common: {
+    emptyNone: '{{what}}: noch keine Einträge.',
+    emptyList: '{{what}}: noch keine Einträge. Legen Sie den ersten mit „Neu“ an.',
+    emptyFiltered: '{{what}}: keine Einträge passen zu den Filtern.',
     inUseTitle: '{{name}} wird verwendet und kann nicht gelöscht werden',
     save: 'Speichern',
     cancel: 'Abbrechen',
@@ -330,6 +333,14 @@ export const de: Dictionary = {
     recentSignins: 'Letzte Anmeldungen',
   },
   system: {
+    modificationLog: 'Änderungsprotokoll',
+    entity: 'Objekt',
+    action: 'Vorgang',
+    changes: 'Änderungen',
+    noChange: 'Kein Feld geändert',
+    raw: 'Rohdaten',
+    before: 'Vorher',
+    after: 'Nachher',
     serverTitle: 'Serververwaltung',
     database: 'Datenbank',
     disk: 'Speicher',

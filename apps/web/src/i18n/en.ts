@@ -1,6 +1,9 @@
 /** English: the source of every key; ch and de must have exactly the same shape (checked by the compiler). */
 export const en = {
   common: {
+    emptyNone: 'Nothing in {{what}} yet.',
+    emptyList: 'Nothing in {{what}} yet. Create the first one with New.',
+    emptyFiltered: 'Nothing in {{what}} matches the filters.',
     inUseTitle: '{{name}} is in use and cannot be deleted',
     save: 'Save',
     cancel: 'Cancel',
@@ -330,6 +333,14 @@ export const en = {
     recentSignins: 'Recent sign-ins',
   },
   system: {
+    modificationLog: 'Modification Log',
+    entity: 'Entity',
+    action: 'Action',
+    changes: 'Changes',
+    noChange: 'No field changed',
+    raw: 'Raw record',
+    before: 'Before',
+    after: 'After',
     serverTitle: 'Server Admin',
     database: 'Database',
     disk: 'Disk',
