@@ -42,8 +42,7 @@ const QUICK = process.argv.includes('--quick');
 /** BENCH_ONLY=sdf or us: that scenario alone (profiling); the build times are skipped too. */
 const ONLY = process.env.BENCH_ONLY;
 /** The repository's data directory (override with TANDEM_DATA_DIR). */
-const DATA_DIR =
-  process.env.TANDEM_DATA_DIR ?? fileURLToPath(new URL('../../datasets/', import.meta.url));
+const DATA_DIR = process.env.TANDEM_DATA_DIR ?? fileURLToPath(new URL('../../datasets/', import.meta.url));
 const VENDORS = 10;
 const CALLS = 50_000;
 

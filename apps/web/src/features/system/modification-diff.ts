@@ -9,7 +9,11 @@ const SECRET = /pass|secret|token|hash|api_?key|private/i;
 export const MASK = '••••••';
 
 const text = (v: unknown): string =>
-  v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  v === null || v === undefined
+    ? ''
+    : typeof v === 'object'
+      ? JSON.stringify(v)
+      : String(v as string | number | boolean);
 
 /** A record with its secrets masked (any field whose name says password, secret, token, hash or key). */
 export function maskSecrets(v: unknown): unknown {
