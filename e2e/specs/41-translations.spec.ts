@@ -60,6 +60,9 @@ const ALLOW = new Set([
   'Region',
   'Origination',
   'Client portal',
+  'Avatar',
+  'Origid',
+  'STIR/SHAKEN OCN',
 ]);
 
 /** Visible texts of the frame and page, not the data rows nor the values of inputs. */
@@ -85,13 +88,13 @@ async function texts(page: Page): Promise<Set<string>> {
 
 /** Text that could be an untranslated word: at least two letters in a row, not a number, code or address. */
 const wordy = (t: string) =>
-  /[A-Za-z]{2,}/.test(t) && !/^[\d\s.,:+\-/%#()]+$/.test(t) && !/@|^\d|\d{3,}|^[A-Z0-9_]+$/.test(t);
+  /[A-Za-z]{2,}/.test(t) && !/^[\d\s.,:+\-/%#()]+$/.test(t) && !/@|\d|^[A-Z0-9_]+$/.test(t);
 
 async function setLanguage(page: Page, lang: 'en' | 'de' | 'ch') {
   await page.evaluate((l) => localStorage.setItem('languages', l), lang);
 }
 
-async function compare(page: Page, path: string, lang: 'de' | 'ch'): Promise<string[]> {
+async function compare(page: Page, path: string, lang: 'de' | 'ch', names: string[] = []): Promise<string[]> {
   await setLanguage(page, 'en');
   await open(page, path);
   await page.reload();
@@ -101,7 +104,9 @@ async function compare(page: Page, path: string, lang: 'de' | 'ch'): Promise<str
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', lang === 'ch' ? 'zh' : lang);
   const other = await texts(page);
-  return [...other].filter((t) => en.has(t) && wordy(t) && !ALLOW.has(t)).map((t) => `${path}: "${t}"`);
+  return [...other]
+    .filter((t) => en.has(t) && wordy(t) && !ALLOW.has(t) && !names.some((n) => t.includes(n)))
+    .map((t) => `${path}: "${t}"`);
 }
 
 const ADMIN_PAGES = [
@@ -124,7 +129,7 @@ const ADMIN_PAGES = [
 
 for (const lang of ['de', 'ch'] as const) {
   test(`admin pages show no English text in ${lang}`, async ({ page }) => {
-    test.slow();
+    test.setTimeout(420_000);
     await adminToken();
     await enterAsAdmin(page, HOME.admin);
     const found: string[] = [];
@@ -137,7 +142,7 @@ for (const lang of ['de', 'ch'] as const) {
     await enterAs(page, client.name, client.password, HOME.client);
     const found: string[] = [];
     for (const path of [HOME.client, '/my_profile', '/clients/billing/invoices'])
-      found.push(...(await compare(page, path, lang)));
+      found.push(...(await compare(page, path, lang, [client.name])));
     expect(found).toEqual([]);
   });
 }
