@@ -63,6 +63,11 @@ const ALLOW = new Set([
   'Avatar',
   'Origid',
   'STIR/SHAKEN OCN',
+  'Carrier',
+  'Hosts',
+  'Logos',
+  'optional',
+  'min',
 ]);
 
 /** Visible texts of the frame and page, not the data rows nor the values of inputs. */
