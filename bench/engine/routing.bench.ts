@@ -9,7 +9,7 @@
  * deterministic rate spread), one ingress trunk, a dynamic LCR route over the 10 vendors, a
  * 5 % minimum margin. Scenario "us": a generated 700,000-code US NPA-NXX deck (1+NPA+NXX and
  * thousands blocks) as a US jurisdictional customer table and 10 vendor tables, with
- * jurisdiction data for every NPA-NXX of the US NPAs in data/areacode-database-rows.csv.
+ * jurisdiction data for every NPA-NXX of the US NPAs in datasets/areacode-database-rows.csv.
  * Dialled numbers are drawn (seeded) from the decks' codes and padded to full length.
  *
  * Rates are given per second of CPU time of this process (one core; other load on the machine
@@ -41,9 +41,8 @@ import type {
 const QUICK = process.argv.includes('--quick');
 /** BENCH_ONLY=sdf or us: that scenario alone (profiling); the build times are skipped too. */
 const ONLY = process.env.BENCH_ONLY;
-/** The shared data directory (override with TANDEM_DATA_DIR). */
-const DATA_DIR =
-  process.env.TANDEM_DATA_DIR ?? fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+/** The repository's data directory (override with TANDEM_DATA_DIR). */
+const DATA_DIR = process.env.TANDEM_DATA_DIR ?? fileURLToPath(new URL('../../datasets/', import.meta.url));
 const VENDORS = 10;
 const CALLS = 50_000;
 

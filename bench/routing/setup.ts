@@ -19,8 +19,7 @@ import pg from 'pg';
 import { buildApp, type BuiltApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 
-export const DATA_DIR =
-  process.env.TANDEM_DATA_DIR ?? new URL('../../../shared/data/', import.meta.url).pathname;
+export const DATA_DIR = process.env.TANDEM_DATA_DIR ?? new URL('../../datasets/', import.meta.url).pathname;
 export const VENDORS = 10;
 const here = import.meta.dirname;
 

@@ -12,10 +12,7 @@ import { call, unique } from './api';
  */
 
 /** The real vendor deck of the project (Destination, Prefix, First Interval, Sub Interval, Rate, ...). */
-export const SDF_DECK = path.resolve(
-  import.meta.dirname,
-  '../../../shared/data/rate-decks/sdf-outbound-rates.csv',
-);
+export const SDF_DECK = path.resolve(import.meta.dirname, '../../datasets/rate-decks/sdf-outbound-rates.csv');
 
 export interface DeckRow {
   destination: string;

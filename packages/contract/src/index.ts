@@ -2,6 +2,7 @@ export * from './envelope';
 export * from './i18n';
 export * from './messages';
 export * from './menu';
+export * from './menu-labels';
 export * from './access';
 export * from './common';
 export * from './endpoint';

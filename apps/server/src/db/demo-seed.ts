@@ -1,7 +1,21 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseCsvLine } from '@tandem/contract';
+import { formatMoney, parseMoney } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Services } from '../services';
 import type { Db } from './connection';
-import { DEMO, type DemoCarrier, type DemoData, type DemoLogin, type DemoRouting } from './demo';
+import {
+  DEMO,
+  type DemoCarrier,
+  type DemoData,
+  type DemoInvoice,
+  type DemoLogin,
+  type DemoRates,
+  type DemoRouting,
+} from './demo';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 
 /** One login the demo created or found, for the credential table. */
 export interface DemoCredential {
@@ -111,6 +125,7 @@ export async function seedDemoData(
       }
     }
 
+    if (data.rates) await ensureRates(trx, data.rates, now, audit);
     if (data.routing) await ensureRouting(trx, data.routing, now, audit);
 
     for (const sw of data.switches) {
@@ -146,6 +161,8 @@ export async function seedDemoData(
       }
     }
   });
+  // The routing engine serves the demo's trunks, rates and routes from its next snapshot.
+  s.configChanged.notify();
   return report;
 }
 
@@ -240,7 +257,8 @@ async function ensureCarrierLife(
     await audit(trx, 'client_message', row.id, row);
   }
 
-  for (const a of def.alerts) {
+  for (const alert of def.alerts) {
+    const a = { ...alert, content: alertText(alert.content, def, now) };
     const found = await trx
       .selectFrom('client_alerts')
       .select('id')
@@ -263,15 +281,13 @@ async function ensureCarrierLife(
       .where('invoice_number', '=', inv.invoice_number)
       .executeTakeFirst();
     if (found) continue;
-    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - inv.months_ago, 1));
-    const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - inv.months_ago + 1, 1));
-    const due = new Date(end.getTime() + inv.due_days * 86_400_000);
+    const { start, end, issued, due } = invoiceDates(inv, now);
     const row = await trx
       .insertInto('invoices')
       .values({
         client_id: clientId,
         invoice_number: inv.invoice_number,
-        invoice_date: dateOnly(end),
+        invoice_date: dateOnly(issued),
         period_start: start,
         period_end: end,
         amount: inv.amount,
@@ -424,3 +440,180 @@ async function ensureRouting(trx: Db, def: DemoRouting, now: Date, audit: Audit)
 }
 
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+
+/** An invoice's dates relative to the seeding day: issued N days ago, covering the month before. */
+export function invoiceDates(inv: DemoInvoice, now: Date) {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const issued = new Date(today - inv.issued_days_ago * DAY_MS);
+  const end = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), 1));
+  const start = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth() - 1, 1));
+  const due = new Date(issued.getTime() + inv.due_days * DAY_MS);
+  return { start, end, issued, due };
+}
+
+/** Replaces {due_in:NUMBER} with the whole days from the seeding day to that invoice's due date. */
+function alertText(content: string, def: DemoCarrier, now: Date): string {
+  return content.replace(/\{due_in:([^}]+)\}/g, (m, number: string) => {
+    const inv = def.invoices.find((i) => i.invoice_number === number);
+    if (!inv) return m;
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    return String(Math.round((invoiceDates(inv, now).due.getTime() - today) / DAY_MS));
+  });
+}
+
+interface DeckRow {
+  code: string;
+  code_name: string;
+  country: string;
+  rate: bigint;
+  min_time: number;
+  interval: number;
+}
+
+/** The SDF deck's rows (Destination, Prefix, First Interval, Sub Interval, Rate, ...). */
+function readDeck(file: string): DeckRow[] {
+  const lines = fs.readFileSync(path.resolve(REPO_ROOT, file), 'utf8').split(/\r?\n/);
+  const rows: DeckRow[] = [];
+  const seen = new Set<string>();
+  for (const line of lines.slice(1)) {
+    if (!line.trim()) continue;
+    const [destination = '', code = '', first = '', sub = '', rate = ''] = parseCsvLine(line);
+    // Rows without a rate (9 in the SDF deck) are skipped, as the rate import skips them.
+    if (!/^[0-9]+$/.test(code) || !rate.trim() || seen.has(code)) continue;
+    seen.add(code);
+    rows.push({
+      code,
+      code_name: destination,
+      country: destination.split(' - ')[0]!.trim(),
+      rate: parseMoney(rate),
+      min_time: Number(first) || 1,
+      interval: Number(sub) || 1,
+    });
+  }
+  return rows;
+}
+
+const BATCH = 2000;
+
+/**
+ * The code deck and rate tables made from the SDF deck, each put on the named trunks that have none.
+ * The first table is the deck itself (100 %): it is written from the file, the code deck and the
+ * other tables from it in SQL (numeric arithmetic, exact, rounded half up to 6 places).
+ */
+async function ensureRates(trx: Db, def: DemoRates, now: Date, audit: Audit): Promise<void> {
+  const [base] = def.tables;
+  if (!base || base.percent !== 100 || base.countries)
+    throw new Error('the first demo rate table must be the deck at 100 %');
+  const byName = (table: 'code_decks' | 'rate_tables', name: string) =>
+    trx
+      .selectFrom(table)
+      .select(table === 'code_decks' ? 'code_deck_id as id' : 'rate_table_id as id')
+      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .executeTakeFirst()
+      .then((r) => (r ? { id: Number(r.id) } : undefined));
+  let deckId: number | undefined = (await byName('code_decks', def.code_deck))?.id;
+  const newDeck = deckId === undefined;
+  if (deckId === undefined)
+    deckId = (
+      await trx
+        .insertInto('code_decks')
+        .values({ name: def.code_deck, updated_at: now, updated_by: 'demo' })
+        .returning('code_deck_id')
+        .executeTakeFirstOrThrow()
+    ).code_deck_id;
+  const effective = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - def.effective_days_ago * DAY_MS,
+  );
+  const tableIds: number[] = [];
+  for (const [n, t] of def.tables.entries()) {
+    const found = await byName('rate_tables', t.name);
+    if (found) {
+      tableIds.push(found.id);
+      continue;
+    }
+    const id = (
+      await trx
+        .insertInto('rate_tables')
+        .values({
+          name: t.name,
+          code_deck_id: deckId,
+          currency: 'USD',
+          // The scaled vendor rates have up to 6 places (0.0159 x 70 % = 0.01113).
+          decimal_places: 6,
+          updated_at: now,
+          updated_by: 'demo',
+        })
+        .returning('rate_table_id')
+        .executeTakeFirstOrThrow()
+    ).rate_table_id;
+    tableIds.push(id);
+    if (n === 0) {
+      const rows = readDeck(def.deck);
+      for (let i = 0; i < rows.length; i += BATCH)
+        await trx
+          .insertInto('rates')
+          .values(
+            rows.slice(i, i + BATCH).map((r) => ({
+              rate_table_id: id,
+              code: r.code,
+              code_name: r.code_name,
+              country: r.country,
+              rate: formatMoney(r.rate, 6),
+              min_time: r.min_time,
+              interval: r.interval,
+              setup_fee: '0',
+              effective_date: effective,
+              end_date: null,
+            })),
+          )
+          .execute();
+    } else {
+      const countries = Object.entries(t.countries ?? {});
+      const percent = countries.length
+        ? sql`CASE ${sql.join(
+            countries.map(([c, p]) => sql`WHEN country = ${c} THEN ${p}::numeric`),
+            sql` `,
+          )} ELSE ${t.percent}::numeric END`
+        : sql`${t.percent}::numeric`;
+      await sql`
+        INSERT INTO rates (rate_table_id, code, code_name, country, rate, min_time, "interval", setup_fee, effective_date)
+        SELECT ${id}, code, code_name, country, round(rate * ${percent} / 100, 6), min_time, "interval", 0, effective_date
+        FROM rates WHERE rate_table_id = ${tableIds[0]!}`.execute(trx);
+    }
+    await audit(trx, 'rate_table', id, {
+      name: t.name,
+      source: def.deck,
+      percent: t.percent,
+      countries: t.countries ?? {},
+    });
+  }
+  if (newDeck) {
+    await sql`
+      INSERT INTO codes (code_deck_id, code, code_name, country)
+      SELECT ${deckId}, code, code_name, country FROM rates WHERE rate_table_id = ${tableIds[0]!}`.execute(
+      trx,
+    );
+    await audit(trx, 'code_deck', deckId, { name: def.code_deck, source: def.deck });
+  }
+  for (const [n, t] of def.tables.entries()) {
+    const trunks = await trx
+      .selectFrom('trunks')
+      .select(['trunk_id', 'rate_table_id'])
+      .where(
+        sql<string>`lower(name)`,
+        'in',
+        t.trunks.map((x) => x.toLowerCase()),
+      )
+      .execute();
+    for (const tr of trunks) {
+      if (tr.rate_table_id !== null) continue;
+      await trx
+        .updateTable('trunks')
+        .set({ rate_table_id: tableIds[n]!, updated_at: now })
+        .where('trunk_id', '=', tr.trunk_id)
+        .execute();
+      await audit(trx, 'trunk_rate_table', tr.trunk_id, { rate_table: t.name });
+    }
+  }
+}

@@ -1,4 +1,17 @@
 /**
+ * Stable names other demo generators rely on (e.g. demo CDR traffic in modules/cdr): keep them.
+ *
+ *   carrier          trunk                 direction  host:port             rate table
+ *   Demo Client      Demo Client In        ingress    198.51.100.23:5060    Demo Client A-Z (the SDF deck)
+ *   Demo Vendor      Demo Vendor Out       egress     203.0.113.40:5060     Demo Vendor A-Z (80 % of SDF)
+ *   Demo Vendor Two  Demo Vendor Two Out   egress     203.0.113.41:5060     Demo Vendor Two A-Z (90 % of
+ *                                                                           SDF; 70 % for UK and Germany)
+ *
+ * Calls come in from 198.51.100.23 on "Demo Client In", whose routing plan "Demo Routing Plan" sends
+ * every number to the LCR route "Demo LCR" over both vendor trunks: UK and German numbers go to Demo
+ * Vendor Two first, every other destination to Demo Vendor first. Numbers to try (README): 4930123456
+ * (Germany, Berlin), 442071234567 (UK, London), 33123456789 (France, Paris), 12125550100 (USA).
+ *
  * Demo data of `tandem seed-demo`: one admin, a client and a vendor carrier with portal users, an
  * agent with a portal user and a referral key, and some living data around them. Everything here is
  * declarative; `demo-seed.ts` writes it idempotently (each record is looked up by its natural key and
@@ -18,12 +31,31 @@ export interface DemoLogin {
 
 export interface DemoInvoice {
   invoice_number: string;
-  /** Months before the current month that the invoice covers (1 = last month). */
-  months_ago: number;
+  /** Days before the seeding that the invoice was issued; it covers the calendar month before that day. */
+  issued_days_ago: number;
   amount: string;
   paid_amount: string;
   /** Days after the invoice date. */
   due_days: number;
+}
+
+/** A rate table of the demo: the SDF deck's rates scaled by a whole percent (exact), per country if given. */
+export interface DemoRateTable {
+  name: string;
+  percent: number;
+  /** Percent per deck country (the destination's name before " - ", upper case as in the deck). */
+  countries?: Record<string, number>;
+  /** Trunks (by name) that get this table when they have none. */
+  trunks: string[];
+}
+
+export interface DemoRates {
+  /** The deck, relative to the repository root (datasets/README.md names origin and licence). */
+  deck: string;
+  code_deck: string;
+  /** Rates take effect this many days before the seeding. */
+  effective_days_ago: number;
+  tables: DemoRateTable[];
 }
 
 /** A trunk of a demo carrier: customers send from an ingress trunk's host, vendors receive on an egress trunk's. */
@@ -47,6 +79,7 @@ export interface DemoCarrier {
   via_agent: boolean;
   login: DemoLogin;
   messages: { type: string; subject: string; content: string; is_read: boolean }[];
+  /** {due_in:NUMBER} in the content is replaced by the days until that invoice's due date. */
   alerts: { level: string; content: string; status: 'new' | 'viewed' | 'read' }[];
   invoices: DemoInvoice[];
   tickets: {
@@ -94,6 +127,7 @@ export interface DemoData {
   carriers: DemoCarrier[];
   switches: DemoSwitch[];
   routing?: DemoRouting;
+  rates?: DemoRates;
 }
 
 export const DEMO: DemoData = {
@@ -158,26 +192,30 @@ export const DEMO: DemoData = {
       ],
       alerts: [
         { level: 'warning', content: 'Balance below 2,000.00 USD', status: 'new' },
-        { level: 'info', content: 'Invoice DEMO-C-0003 is due in 10 days', status: 'viewed' },
+        {
+          level: 'info',
+          content: 'Invoice DEMO-C-0003 is due in {due_in:DEMO-C-0003} days',
+          status: 'viewed',
+        },
       ],
       invoices: [
         {
           invoice_number: 'DEMO-C-0001',
-          months_ago: 3,
+          issued_days_ago: 65,
           amount: '842.120000',
           paid_amount: '842.120000',
           due_days: 15,
         },
         {
           invoice_number: 'DEMO-C-0002',
-          months_ago: 2,
+          issued_days_ago: 35,
           amount: '915.400000',
           paid_amount: '500.000000',
           due_days: 15,
         },
         {
           invoice_number: 'DEMO-C-0003',
-          months_ago: 1,
+          issued_days_ago: 5,
           amount: '1033.750000',
           paid_amount: '0',
           due_days: 15,
@@ -252,11 +290,57 @@ export const DEMO: DemoData = {
         },
       ],
     },
+    {
+      name: 'Demo Vendor Two',
+      company: 'Demo Vendor Two Networks BV',
+      client_type: 'vendor',
+      company_type: 'termination',
+      mode: 'postpaid',
+      balance: '0',
+      credit_limit: '5000.000000',
+      via_agent: false,
+      login: {
+        name: 'demo_vendor_two',
+        password: 'Demo#Vendor26',
+        email: 'noc@vendor-two.demo.example.com',
+        first_name: 'Victor',
+        last_name: 'Wholesale',
+      },
+      messages: [],
+      alerts: [],
+      invoices: [],
+      tickets: [],
+      signins: [],
+      trunks: [
+        {
+          name: 'Demo Vendor Two Out',
+          direction: 'egress',
+          hosts: [{ host: '203.0.113.41', port: 5060 }],
+          tech_prefix: '',
+          call_limit: 300,
+        },
+      ],
+    },
   ],
   routing: {
-    dynamic_route: { name: 'Demo LCR', rule: 'lcr', trunks: ['Demo Vendor Out'] },
+    dynamic_route: { name: 'Demo LCR', rule: 'lcr', trunks: ['Demo Vendor Out', 'Demo Vendor Two Out'] },
     plan: { name: 'Demo Routing Plan', prefix: '' },
     ingress_trunks: ['Demo Client In'],
+  },
+  rates: {
+    deck: 'datasets/rate-decks/sdf-outbound-rates.csv',
+    code_deck: 'Demo SDF Code Deck',
+    effective_days_ago: 30,
+    tables: [
+      { name: 'Demo Client A-Z', percent: 100, trunks: ['Demo Client In'] },
+      { name: 'Demo Vendor A-Z', percent: 80, trunks: ['Demo Vendor Out'] },
+      {
+        name: 'Demo Vendor Two A-Z',
+        percent: 90,
+        countries: { 'UNITED KINGDOM': 70, GERMANY: 70 },
+        trunks: ['Demo Vendor Two Out'],
+      },
+    ],
   },
   switches: [
     {

@@ -15,7 +15,8 @@ import {
 } from '../../src/cli-commands';
 import { loadConfig } from '../../src/config';
 import { DEMO } from '../../src/db/demo';
-import { startHarness, type Harness } from './harness';
+import { ok, startHarness, type Harness } from './harness';
+import { settled } from './routing-fixtures';
 
 // The operator commands run in-process against the harness's database (PGlite in memory, or a fresh
 // PostgreSQL database when DATABASE_URL is set); cli.ts itself is run as a process at the end.
@@ -164,6 +165,7 @@ describe('tandem seed-demo', () => {
       ['agent', DEMO.agent.login.name, 'created'],
       ['client', 'demo_client', 'created'],
       ['vendor', 'demo_vendor', 'created'],
+      ['vendor', 'demo_vendor_two', 'created'],
     ]);
     const after1 = await counts();
     lines.length = 0;
@@ -188,7 +190,7 @@ describe('tandem seed-demo', () => {
         token: admin,
       },
     );
-    expect(home.body.payload).toMatchObject({ clients: 1, vendors: 1, agents: 1, waiting_tickets: 1 });
+    expect(home.body.payload).toMatchObject({ clients: 1, vendors: 2, agents: 1, waiting_tickets: 1 });
     const switches = await h.call<{ total: number }>('GET', '/api/switch/full/list', { token: admin });
     expect(switches.body.payload.total).toBe(1);
     const hosts = await h.call<{ total: number }>('GET', '/api/switch/sip_host/list', { token: admin });
@@ -234,6 +236,56 @@ describe('tandem seed-demo', () => {
       token: agent,
     });
     expect(clients.body.payload.items.map((c) => c.name)).toEqual(['Demo Client']);
+  });
+
+  it('routes a demo call: the SDF deck as the customer rates, two vendors by LCR, dates from today', async () => {
+    const first = await seedDemoCommand(h.built.services, out);
+    const creds = Object.fromEntries(first.map((c) => [c.role, c]));
+    const admin = await h.signIn(creds.admin!.name, creds.admin!.password);
+    // The seeding asked for a rebuild: wait for a snapshot newer than the current one.
+    const before = ok(
+      await h.call<{ version: number }>('GET', '/api/routing/engine/status', { token: admin }),
+    );
+    await h.call('POST', '/api/routing/engine/rebuild', { token: admin });
+    await settled(h, admin, before.version);
+    type Sim = {
+      result: string;
+      reject_reason: string | null;
+      ingress: { trunk_name: string; rate_table_name: string | null } | null;
+      routes: { trunk_name: string; carrier_name: string; rate: string }[];
+    };
+    const simulate = async (dnis: string) =>
+      ok(
+        await h.call<Sim>('POST', '/api/tools/call_simulation', {
+          token: admin,
+          body: { source_ip: '198.51.100.23', source_port: 5060, ani: '4930555000', dnis },
+        }),
+      );
+    // Germany: Demo Vendor Two (70 % of 0.0159) before Demo Vendor (80 %).
+    const de = await simulate('4930123456');
+    expect(de.result, JSON.stringify(de)).toBe('route');
+    expect(de.ingress).toMatchObject({ trunk_name: 'Demo Client In', rate_table_name: 'Demo Client A-Z' });
+    expect(de.routes.map((r) => [r.trunk_name, r.rate])).toEqual([
+      ['Demo Vendor Two Out', '0.011130'],
+      ['Demo Vendor Out', '0.012720'],
+    ]);
+    const uk = await simulate('442071234567');
+    expect(uk.routes.map((r) => [r.carrier_name, r.rate])).toEqual([
+      ['Demo Vendor Two', '0.007210'],
+      ['Demo Vendor', '0.008240'],
+    ]);
+    // France: Demo Vendor (80 % of 0.0257) before Demo Vendor Two (90 %).
+    const fr = await simulate('33123456789');
+    expect(fr.routes.map((r) => [r.carrier_name, r.rate])).toEqual([
+      ['Demo Vendor', '0.020560'],
+      ['Demo Vendor Two', '0.023130'],
+    ]);
+    // The alert's "due in N days" agrees with the invoice's due date (seeded relative to today).
+    const client = await h.signIn(creds.client!.name, creds.client!.password);
+    const alerts = ok(
+      await h.call<{ items: { content: string }[] }>('GET', '/api/home/client/alert/list', { token: client }),
+    );
+    expect(alerts.items.map((a) => a.content)).toContain('Invoice DEMO-C-0003 is due in 10 days');
   });
 
   it('tells when a demo password was changed since seeding', async () => {

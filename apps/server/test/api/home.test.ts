@@ -132,6 +132,9 @@ describe('GET /home/client', () => {
       currency: 'USD',
       credit_limit: '500.000000',
       mode: 'postpaid',
+      allowed_credit: '0.000000',
+      unlimited_credit: false,
+      available: '1734.500000',
       is_show_daily_usage: false,
       is_daily_balance_notification: true,
       zero_balance_notice: true,
@@ -147,6 +150,16 @@ describe('GET /home/client', () => {
       ),
     );
     expect(p).toMatchObject({ client_id: globex.clientId, balance: '-20.125000' });
+  });
+
+  it('gives a prepaid carrier the figures of its mode: balance, allowed credit and what is available', async () => {
+    await h.built.services.db
+      .updateTable('carriers')
+      .set({ mode: 'prepaid', allowed_credit: '25', test_credit: '5' })
+      .where('client_id', '=', globex.clientId)
+      .execute();
+    const p = ok(await h.call<Record<string, unknown>>('GET', '/api/home/client', { token: globex.token }));
+    expect(p).toMatchObject({ mode: 'prepaid', allowed_credit: '30.000000', available: '9.875000' });
   });
 
   it('is refused to admins and agents', async () => {

@@ -15,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-// shared/ sits beside the repository (as in CI's clone).
-const SDF = path.resolve(import.meta.dirname, '../../../../../shared/data/rate-decks/sdf-outbound-rates.csv');
+// The deck ships in the repository's datasets/ folder (origin and licence in datasets/README.md).
+const SDF = path.resolve(import.meta.dirname, '../../../../datasets/rate-decks/sdf-outbound-rates.csv');
 const SDF_MAPPING = JSON.stringify({
   Destination: 'code_name',
   Prefix: 'code',

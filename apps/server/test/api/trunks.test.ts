@@ -685,7 +685,7 @@ describe('trunks: permissions and tenancy', () => {
 });
 
 describe('demo data', () => {
-  it('seeds one customer ingress trunk and one vendor egress trunk, once', async () => {
+  it('seeds one customer ingress trunk and two vendor egress trunks, once', async () => {
     const { seedDemoData } = await import('../../src/db/demo-seed');
     await seedDemoData(h.built.services);
     const again = await seedDemoData(h.built.services);
@@ -696,6 +696,7 @@ describe('demo data', () => {
     expect(rows.map((t) => [t.name, t.direction, t.carrier_name, t.hosts[0]?.host])).toEqual([
       ['Demo Client In', 'ingress', 'Demo Client', '198.51.100.23'],
       ['Demo Vendor Out', 'egress', 'Demo Vendor', '203.0.113.40'],
+      ['Demo Vendor Two Out', 'egress', 'Demo Vendor Two', '203.0.113.41'],
     ]);
   });
 });

@@ -9,7 +9,8 @@ import { configureApi } from '../api/client';
 import { useApi } from '../api/queries';
 import { Spinner } from '../components/Spinner';
 import { FeedbackProvider, useFeedback } from './feedback';
-import { Guard } from './Guard';
+import { Guard, type PageTitle } from './Guard';
+import { pageNameOf } from './pageNames';
 import { NotAvailablePage, ROUTES } from './routes';
 import { SessionProvider, useSession } from './session';
 
@@ -94,7 +95,7 @@ function Page({
   Component,
   isPublic,
 }: {
-  title: string;
+  title: PageTitle;
   Component: React.ComponentType;
   isPublic?: boolean;
 }) {
@@ -116,6 +117,9 @@ function Page({
   );
 }
 
+/** A page a menu offers but this version does not serve is titled by its name, not "not found". */
+const unbuiltTitle: PageTitle = (path, t, lang) => pageNameOf(path, t, lang)?.name ?? t('frame.pageNotFound');
+
 const router = createHashRouter([
   {
     element: <Root />,
@@ -125,7 +129,7 @@ const router = createHashRouter([
         path: r.path,
         element: <Page title={r.title} Component={r.page} isPublic={r.public} />,
       })),
-      { path: '*', element: <Page title="frame.pageNotFound" Component={NotAvailablePage} /> },
+      { path: '*', element: <Page title={unbuiltTitle} Component={NotAvailablePage} /> },
     ],
   },
 ]);

@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { KEYS, store } from '../lib/storage';
 import { decide } from './guard';
@@ -7,10 +8,12 @@ import { useSession } from './session';
 import { Spinner } from '../components/Spinner';
 
 /** Applies the navigation guard to every route, remembers the previous path, sets title and favicon. */
-export function Guard({ title, children }: { title: string; children: React.ReactNode }) {
+export type PageTitle = string | ((path: string, t: TFunction, language: string) => string);
+
+export function Guard({ title, children }: { title: PageTitle; children: React.ReactNode }) {
   const { status, session, hasUser } = useSession();
   const location = useLocation();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const path = location.pathname;
 
   const decision = useMemo(() => {
@@ -30,9 +33,10 @@ export function Guard({ title, children }: { title: string; children: React.Reac
   useEffect(() => {
     if (decision?.allow) {
       if (path !== '/logout' && path !== '/error/form') store.set(KEYS.previous, path + location.search);
-      document.title = `${t(title)} - ${t('frame.programName')}`;
+      const text = typeof title === 'function' ? title(path, t, i18n.language) : t(title);
+      document.title = `${text} - ${t('frame.programName')}`;
     }
-  }, [decision, path, location.search, t, title]);
+  }, [decision, path, location.search, t, title, i18n.language]);
 
   if (!decision) return <Spinner />;
   if (!decision.allow) return <Navigate to={decision.redirect} replace />;

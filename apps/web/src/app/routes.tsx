@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchPath } from 'react-router-dom';
 import { areaRoutes } from './areaRoutes';
 
 /**
@@ -123,7 +124,7 @@ export const ROUTES: RouteDef[] = [
   },
   {
     path: '/log/modification_log',
-    title: 'Modification Log',
+    title: 'system.modificationLog',
     page: p(() => import('../features/system/ModificationLogPage')),
   },
 
@@ -173,3 +174,9 @@ export const ROUTES: RouteDef[] = [
 ];
 
 export const NotAvailablePage = p(() => import('../features/system/NotAvailablePage'));
+
+/** True when this version serves a page at `url` (a catalogue or portal menu entry). */
+export function isBuiltPath(url: string): boolean {
+  const path = url.split('?')[0] ?? url;
+  return ROUTES.some((r) => matchPath({ path: r.path, end: true }, path) !== null);
+}

@@ -3,6 +3,9 @@ import type { Dictionary } from './en';
 /** Chinese (the spec's language code "ch"). */
 export const ch: Dictionary = {
   common: {
+    emptyNone: '{{what}} 中还没有内容。',
+    emptyList: '{{what}} 中还没有内容。点击“新建”创建第一条。',
+    emptyFiltered: '{{what}} 中没有符合筛选条件的内容。',
     inUseTitle: '{{name}} 正在使用中，无法删除',
     save: '保存',
     cancel: '取消',
@@ -105,7 +108,10 @@ export const ch: Dictionary = {
     moreColumns: '更多',
     termination: '落地',
     origination: '始发',
-    notAvailable: '此页面属于 {{module}} 模块，本版本尚未提供。',
+    notAvailable: '此页面将在 Tandem 的后续版本中提供。{{page}} 将属于 {{module}} 模块。',
+    later: '后续版本',
+    clientPortal: '客户门户',
+    agentPortal: '代理门户',
     notAvailableTitle: '{{name}}',
     pageNotFound: '页面不存在',
     goHome: '返回首页',
@@ -251,6 +257,7 @@ export const ch: Dictionary = {
     placeholder: '输入后按回车',
   },
   users: {
+    fullAccess: '完全访问',
     title: '用户',
     newUser: '新建用户',
     editUser: '编辑用户',
@@ -295,6 +302,13 @@ export const ch: Dictionary = {
     inUse: '已分配给 {{count}} 个用户',
   },
   home: {
+    allowedCredit: '允许透支',
+    available: '可用额度',
+    unlimitedCredit: '无限信用',
+    overdue: '已逾期',
+    open: '未付',
+    noMessages: '暂无消息',
+    modes: { prepaid: '预付费', postpaid: '后付费' },
     adminTitle: '仪表盘',
     clientTitle: '分析仪表盘',
     agentTitle: '代理仪表盘',
@@ -321,6 +335,14 @@ export const ch: Dictionary = {
     recentSignins: '最近登录',
   },
   system: {
+    modificationLog: '修改日志',
+    entity: '对象',
+    action: '操作',
+    changes: '变更',
+    noChange: '无字段变更',
+    raw: '原始记录',
+    before: '修改前',
+    after: '修改后',
     serverTitle: '服务器管理',
     database: '数据库',
     disk: '磁盘',

@@ -2,6 +2,9 @@ import type { Dictionary } from './en';
 
 export const de: Dictionary = {
   common: {
+    emptyNone: '{{what}}: noch keine Einträge.',
+    emptyList: '{{what}}: noch keine Einträge. Legen Sie den ersten mit „Neu“ an.',
+    emptyFiltered: '{{what}}: keine Einträge passen zu den Filtern.',
     inUseTitle: '{{name}} wird verwendet und kann nicht gelöscht werden',
     save: 'Speichern',
     cancel: 'Abbrechen',
@@ -105,7 +108,10 @@ export const de: Dictionary = {
     termination: 'Terminierung',
     origination: 'Origination',
     notAvailable:
-      'Diese Seite gehört zum Bereich {{module}}, der in dieser Version noch nicht enthalten ist.',
+      'Diese Seite kommt in einer späteren Version von Tandem. {{page}} wird Teil des Bereichs {{module}}.',
+    later: 'später',
+    clientPortal: 'Kundenportal',
+    agentPortal: 'Agentenportal',
     notAvailableTitle: '{{name}}',
     pageNotFound: 'Seite nicht gefunden',
     goHome: 'Zur Startseite',
@@ -252,6 +258,7 @@ export const de: Dictionary = {
     placeholder: 'Eingeben und Enter drücken',
   },
   users: {
+    fullAccess: 'Vollzugriff',
     title: 'Benutzer',
     newUser: 'Neuer Benutzer',
     editUser: 'Benutzer bearbeiten',
@@ -296,6 +303,13 @@ export const de: Dictionary = {
     inUse: '{{count}} Benutzer(n) zugewiesen',
   },
   home: {
+    allowedCredit: 'Erlaubter Kredit',
+    available: 'Verfügbar',
+    unlimitedCredit: 'Unbegrenzter Kredit',
+    overdue: 'überfällig',
+    open: 'offen',
+    noMessages: 'Noch keine Nachrichten',
+    modes: { prepaid: 'Vorausbezahlt', postpaid: 'Nachträglich bezahlt' },
     adminTitle: 'Dashboard',
     clientTitle: 'Analyse-Dashboard',
     agentTitle: 'Agent-Dashboard',
@@ -322,6 +336,14 @@ export const de: Dictionary = {
     recentSignins: 'Letzte Anmeldungen',
   },
   system: {
+    modificationLog: 'Änderungsprotokoll',
+    entity: 'Objekt',
+    action: 'Vorgang',
+    changes: 'Änderungen',
+    noChange: 'Kein Feld geändert',
+    raw: 'Rohdaten',
+    before: 'Vorher',
+    after: 'Nachher',
     serverTitle: 'Serververwaltung',
     database: 'Datenbank',
     disk: 'Speicher',

@@ -1,6 +1,9 @@
 /** English: the source of every key; ch and de must have exactly the same shape (checked by the compiler). */
 export const en = {
   common: {
+    emptyNone: 'Nothing in {{what}} yet.',
+    emptyList: 'Nothing in {{what}} yet. Create the first one with New.',
+    emptyFiltered: 'Nothing in {{what}} matches the filters.',
     inUseTitle: '{{name}} is in use and cannot be deleted',
     save: 'Save',
     cancel: 'Cancel',
@@ -103,7 +106,11 @@ export const en = {
     moreColumns: 'More',
     termination: 'Termination',
     origination: 'Origination',
-    notAvailable: 'This page belongs to the {{module}} area, which is not part of this version yet.',
+    notAvailable:
+      'This page comes in a later version of Tandem. {{page}} will be part of the {{module}} area.',
+    later: 'later',
+    clientPortal: 'Client portal',
+    agentPortal: 'Agent portal',
     notAvailableTitle: '{{name}}',
     pageNotFound: 'Page not found',
     goHome: 'Go to home page',
@@ -251,6 +258,7 @@ export const en = {
     placeholder: 'Type and press Enter',
   },
   users: {
+    fullAccess: 'Full access',
     title: 'Users',
     newUser: 'New User',
     editUser: 'Edit User',
@@ -295,6 +303,13 @@ export const en = {
     inUse: 'Assigned to {{count}} user(s)',
   },
   home: {
+    allowedCredit: 'Allowed credit',
+    available: 'Available',
+    unlimitedCredit: 'Unlimited credit',
+    overdue: 'overdue',
+    open: 'open',
+    noMessages: 'No messages yet',
+    modes: { prepaid: 'Prepaid', postpaid: 'Postpaid' },
     adminTitle: 'Dashboard',
     clientTitle: 'Analytics Dashboard',
     agentTitle: 'Agent Dashboard',
@@ -321,6 +336,14 @@ export const en = {
     recentSignins: 'Recent sign-ins',
   },
   system: {
+    modificationLog: 'Modification Log',
+    entity: 'Entity',
+    action: 'Action',
+    changes: 'Changes',
+    noChange: 'No field changed',
+    raw: 'Raw record',
+    before: 'Before',
+    after: 'After',
     serverTitle: 'Server Admin',
     database: 'Database',
     disk: 'Disk',

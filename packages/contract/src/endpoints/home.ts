@@ -12,6 +12,11 @@ export const clientHome = z.object({
   currency: z.string(),
   credit_limit: z.string(),
   mode: z.string(),
+  /** Prepaid: the credit allowed below zero (allowed + test credit), as on the carrier page. */
+  allowed_credit: z.string(),
+  unlimited_credit: z.boolean(),
+  /** What calls may still spend: balance + allowed credit (prepaid) or + credit limit (postpaid). */
+  available: z.string(),
   is_show_daily_usage: z.boolean(),
   is_daily_balance_notification: z.boolean(),
   zero_balance_notice: z.boolean(),

@@ -15,7 +15,14 @@ export function registerHome(app: FastifyInstance, s: Services): void {
     const actor = actorOf(ctx);
     const c = await s.db
       .selectFrom('carriers')
-      .select(['client_id', 'name', 'balance', 'currency', 'credit_limit', 'mode'])
+      .select(['client_id', 'name', 'balance', 'currency', 'credit_limit', 'mode', 'unlimited_credit'])
+      .select(sql<string>`(allowed_credit + test_credit)::text`.as('allowed_credit'))
+      // The admission rule of @tandem/domain (creditAllows), as the carrier page shows it.
+      .select(
+        sql<string>`(balance + case when mode = 'prepaid' then allowed_credit + test_credit else credit_limit end)::text`.as(
+          'available',
+        ),
+      )
       .where('client_id', '=', actor.clientId ?? -1)
       .executeTakeFirst();
     if (!c) throw notFound();

@@ -1,4 +1,5 @@
-import { api, LANDING_DIALOG_DELAY_MS, menuDisplayName } from '@tandem/contract';
+import { api, LANDING_DIALOG_DELAY_MS } from '@tandem/contract';
+import { useMenuLabels } from '../pageNames';
 import { Button, Modal, Select, Space } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +16,7 @@ export function LandingDialog() {
   const { user, submenus, role } = useSignedIn();
   const { reload } = useSession();
   const { t } = useTranslation();
+  const labels = useMenuLabels();
   const navigate = useNavigate();
   const location = useLocation();
   const [open, setOpen] = useState(false);
@@ -61,7 +63,7 @@ export function LandingDialog() {
             setGroup(v);
             setPage(null);
           }}
-          options={groups.map(([id, name]) => ({ value: id, label: name }))}
+          options={groups.map(([id, name]) => ({ value: id, label: labels.module(id, name) }))}
         />
         <Select
           placeholder={t('frame.landingSubmenu')}
@@ -71,7 +73,7 @@ export function LandingDialog() {
           disabled={group === null}
           options={readable
             .filter((m) => m.main_menu_id === group)
-            .map((m) => ({ value: m.web_url, label: menuDisplayName(m.group_name, m.display_name) }))}
+            .map((m) => ({ value: m.web_url, label: labels.item(m.group_name, m.display_name, m.web_url) }))}
         />
         <Space wrap>
           <Button type="primary" disabled={!page} onClick={() => page && void save(page)}>

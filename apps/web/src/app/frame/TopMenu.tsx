@@ -1,6 +1,8 @@
 import { DownOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import { Link, useNavigate } from 'react-router-dom';
+import { isBuiltPath } from '../routes';
+import { LaterBadge } from './AdminMenu';
 
 /** A fixed portal top bar (client, vendor, agent): plain links and dropdowns of links. */
 export interface TopEntry {
@@ -21,6 +23,7 @@ export function TopMenu({ entries, testId }: { entries: TopEntry[]; testId: stri
             <Link key={e.key} to={e.to}>
               <Button type="text" style={{ color: '#fff' }} data-testid={`menu-${e.key}`}>
                 {e.label}
+                {!isBuiltPath(e.to) && <LaterBadge />}
               </Button>
             </Link>
           ) : (
@@ -29,7 +32,12 @@ export function TopMenu({ entries, testId }: { entries: TopEntry[]; testId: stri
               menu={{
                 items: e.children!.map((c) => ({
                   key: c.to,
-                  label: <span data-testid={`menu-item-${c.key}`}>{c.label}</span>,
+                  label: (
+                    <span data-testid={`menu-item-${c.key}`} className="menu-entry">
+                      {c.label}
+                      {!isBuiltPath(c.to) && <LaterBadge />}
+                    </span>
+                  ),
                 })),
                 onClick: ({ key }) => void navigate(key),
               }}

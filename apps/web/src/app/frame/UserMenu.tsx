@@ -15,6 +15,7 @@ import { AboutDialog } from './AboutDialog';
 import { copyText } from './AgentMenu';
 import { referralLink } from './portalMenus';
 import { SwitchIpDialog } from './SwitchIpDialog';
+import { formatMoneyText } from '../../lib/money';
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ch: '中文', de: 'Deutsch' };
 
@@ -93,7 +94,8 @@ export function UserMenu() {
     add(
       'balance',
       <span data-testid="balance">
-        {t('frame.balance')}: USD {balance !== undefined ? Number(balance).toFixed(2) : '…'}
+        {t('frame.balance')}:{' '}
+        {balance !== undefined ? formatMoneyText(balance, { currency: home.data?.currency ?? 'USD' }) : '…'}
       </span>,
       go('/clients/management/analytics_dashboard'),
       user.client?.client_type !== 'vendor',

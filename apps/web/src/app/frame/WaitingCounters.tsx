@@ -59,13 +59,13 @@ export function WaitingCounters() {
   ].filter((e) => e.n > 0);
   if (!entries.length) return null;
   return (
-    <Space size={14} data-testid="waiting-counters">
+    <Space size={14} className="waiting-counters" data-testid="waiting-counters">
       {entries.map((e) => (
         <Tooltip key={e.key} title={e.label}>
-          <Link to={e.to} data-testid={`counter-${e.key}`} style={{ color: '#fff', fontSize: 12 }}>
-            <Badge count={e.n} size="small" color="#03c0fc" offset={[8, -2]}>
-              <span style={{ color: '#cfe3f3' }}>{e.label}</span>
-            </Badge>
+          <Link to={e.to} data-testid={`counter-${e.key}`} className="waiting-counter">
+            <span>{e.label}</span>
+            {/* Inline, not a corner badge: a corner badge sits outside the link's box, over the clock. */}
+            <Badge count={e.n} size="small" color="#03c0fc" overflowCount={999} />
           </Link>
         </Tooltip>
       ))}

@@ -1,4 +1,4 @@
-import { MENU_MODULES, type Submenu } from '@tandem/contract';
+import { MENU_MODULES, missingMenuLabels, type Submenu } from '@tandem/contract';
 import { describe, expect, it } from 'vitest';
 import { buildAdminMenu } from './menuModel';
 
@@ -40,5 +40,26 @@ describe('admin menu', () => {
     );
     expect(limited).toHaveLength(1);
     expect(limited[0]!.items.map((i) => i.web_url)).toEqual(['/configuration/users']);
+  });
+});
+
+describe('admin menu labels', () => {
+  it('labels every module and item in de and ch and keeps the English key', () => {
+    const de = buildAdminMenu(rows, 'de');
+    const tools = de.find((g) => g.name === 'Tools')!;
+    expect(tools.label).toBe('Werkzeuge');
+    expect(tools.items.find((i) => i.web_url === '/tools/call_simulation')!.label).toBe('Anrufsimulation');
+    expect(tools.items.find((i) => i.web_url === '/tools/call_simulation')!.display_name).toBe(
+      'Call Simulation',
+    );
+    const ch = buildAdminMenu(rows, 'ch');
+    expect(ch.find((g) => g.name === 'Finance')!.label).toBe('财务');
+    expect(missingMenuLabels()).toEqual([]);
+  });
+  it('marks pages this version does not serve', () => {
+    const m = buildAdminMenu(rows, 'en', (u) => u === '/configuration/users');
+    const cfg = m.find((g) => g.name === 'Configuration')!;
+    expect(cfg.items.find((i) => i.web_url === '/configuration/users')!.built).toBe(true);
+    expect(cfg.items.find((i) => i.web_url === '/configuration/archive_setting')!.built).toBe(false);
   });
 });

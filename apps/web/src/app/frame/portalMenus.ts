@@ -138,3 +138,38 @@ export function agentMenuEntries(t: T): TopEntry[] {
 export function referralLink(origin: string, key: string): { href: string; display: string } {
   return { href: `${origin}/#/signup/index/${key}`, display: `${origin}/#/signup/index/${key.slice(0, 10)}` };
 }
+
+const FULL_PANEL = (company_type: ClientPanel['company_type']): ClientPanel => ({
+  client_id: 0,
+  name: '',
+  client_type: 'client',
+  company_type,
+  is_panel_accountsummary: true,
+  is_panel_paymenthistory: true,
+  is_panel_invoices: true,
+  is_panel_balance: true,
+  is_panel_onlinepayment: true,
+  is_panel_trunks: true,
+  enable_trunk_view: true,
+  is_panel_didrequest: true,
+  is_panel_mydid: true,
+  is_panel_products: true,
+  is_panel_cdrslist: true,
+  is_panel_summaryreport: true,
+  is_panel_block_list: true,
+  ticket_menu: 'true',
+});
+
+/**
+ * The i18n key of a portal page's menu entry (client, vendor or agent), from the menus above, or
+ * null when no portal menu names the path.
+ */
+export function portalPageLabelKey(path: string): string | null {
+  const key = (k: string) => k;
+  const all = [
+    ...clientMenuEntries(FULL_PANEL('termination'), 1, key),
+    ...clientMenuEntries(FULL_PANEL('origination'), 1, key),
+    ...agentMenuEntries(key),
+  ].flatMap((e) => [e, ...(e.children ?? [])]);
+  return all.find((e) => e.to === path)?.label ?? null;
+}

@@ -7,7 +7,7 @@ import {
 } from '@ant-design/icons';
 import { ROWS_PER_PAGE, type Paged } from '@tandem/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Select, Space, Table, Tag, Tooltip, type TableProps } from 'antd';
+import { Button, Empty, Input, Select, Space, Table, Tag, Tooltip, type TableProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -286,6 +286,29 @@ export function ResourceList<Row extends object>({
         loading={list.isLoading}
         dataSource={list.data?.items ?? []}
         columns={columns}
+        locale={{
+          emptyText: (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              data-testid="list-empty"
+              description={
+                Object.keys(filters).length
+                  ? t('common.emptyFiltered', { what: t(resource.title) })
+                  : resource.newPath
+                    ? t('common.emptyList', { what: t(resource.title) })
+                    : t('common.emptyNone', { what: t(resource.title) })
+              }
+            >
+              {resource.newPath && !Object.keys(filters).length && (
+                <Link to={resource.newPath}>
+                  <Button type="primary" icon={<PlusOutlined />} data-testid="empty-new">
+                    {t('common.new')}
+                  </Button>
+                </Link>
+              )}
+            </Empty>
+          ),
+        }}
         data-testid={`list-${resource.key}`}
         onChange={(pg, _f, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;

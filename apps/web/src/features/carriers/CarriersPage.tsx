@@ -8,6 +8,7 @@ import { useApi } from '../../api/queries';
 import { crudListResource } from '../../components/resource/crudResource';
 import { ActiveTag, ResourceList } from '../../components/resource/ResourceList';
 import './i18n';
+import { formatMoneyText } from '../../lib/money';
 
 /** /termination/client and /termination/vendor (also .../payment_term_id/{id}): carriers of one type. */
 export default function CarriersPage() {
@@ -54,14 +55,14 @@ export default function CarriersPage() {
             key: 'balance',
             title: 'carriers.balance',
             sortable: true,
-            render: (r) => `${Number(r.balance).toFixed(2)} ${r.currency}`,
+            render: (r) => formatMoneyText(r.balance, { currency: r.currency }),
             csv: (r) => r.balance,
           },
           {
             key: 'credit_limit',
             title: 'carriers.creditLimit',
             sortable: true,
-            render: (r) => Number(r.credit_limit).toFixed(2),
+            render: (r) => formatMoneyText(r.credit_limit),
             csv: (r) => r.credit_limit,
           },
           { key: 'payment_term_name', title: 'carriers.paymentTerm' },

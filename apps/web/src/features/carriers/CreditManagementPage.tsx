@@ -11,9 +11,10 @@ import { ActiveTag, ResourceList } from '../../components/resource/ResourceList'
 import type { ListResource } from '../../components/resource/types';
 import { serverMessage } from '../../i18n';
 import './i18n';
+import { formatMoneyText } from '../../lib/money';
 
 type Row = z.output<typeof api.carriers.creditRow>;
-const money = (v: string) => Number(v).toFixed(2);
+const money = (v: string) => formatMoneyText(v);
 const LABELS: Record<string, string> = {
   credit_limit: 'carriers.creditLimit',
   allowed_credit: 'carriers.allowedCredit',
@@ -40,7 +41,7 @@ const resourceOf = (t: (k: string) => string): ListResource<Row> => ({
       key: 'balance',
       title: 'carriers.balance',
       sortable: true,
-      render: (r) => `${money(r.balance)} ${r.currency}`,
+      render: (r) => formatMoneyText(r.balance, { currency: r.currency }),
       csv: (r) => r.balance,
     },
     {

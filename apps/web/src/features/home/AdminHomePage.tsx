@@ -3,6 +3,7 @@ import { Card, Statistic, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useApi } from '../../api/queries';
+import { formatMoneyText } from '../../lib/money';
 
 /** The admin home: live counts of the portal and the latest sign-ins. */
 export default function AdminHomePage() {
@@ -32,7 +33,11 @@ export default function AdminHomePage() {
         {stat('waiting', 'home.waitingTickets', d?.waiting_tickets, '/origination/tickets')}
         {stat('signins', 'home.signinsToday', d?.signins_today, '/log/user_signin_history')}
         {stat('failed', 'home.failedSigninsToday', d?.failed_signins_today, '/log/user_signin_history')}
-        {stat('balance', 'home.totalBalance', d ? `USD ${Number(d.total_balance).toFixed(2)}` : undefined)}
+        {stat(
+          'balance',
+          'home.totalBalance',
+          d ? formatMoneyText(d.total_balance, { currency: 'USD' }) : undefined,
+        )}
       </div>
       {signins.data && (
         <Card size="small" title={t('home.recentSignins')}>

@@ -2,6 +2,7 @@ import { api } from '@tandem/contract';
 import { Card, Statistic, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/queries';
+import { formatMoneyText } from '../../lib/money';
 
 /** The agent home: its clients and their balances. */
 export default function AgentHomePage() {
@@ -29,12 +30,12 @@ export default function AgentHomePage() {
             {
               title: t('home.balance'),
               align: 'right',
-              render: (_, r) => `${r.currency} ${Number(r.balance).toFixed(2)}`,
+              render: (_, r) => formatMoneyText(r.balance, { currency: r.currency }),
             },
             {
               title: t('home.creditLimit'),
               align: 'right',
-              render: (_, r) => Number(r.credit_limit).toFixed(2),
+              render: (_, r) => formatMoneyText(r.credit_limit),
             },
             {
               title: t('common.status'),

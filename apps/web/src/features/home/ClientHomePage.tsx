@@ -3,6 +3,7 @@ import { Alert, Card, Col, Empty, List, Row, Statistic, Table, Tag } from 'antd'
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/queries';
 import { useSignedIn } from '../../app/session';
+import { formatMoneyText } from '../../lib/money';
 
 /** The carrier home: balance, unpaid invoices, alerts and messages. */
 export default function ClientHomePage() {
@@ -14,6 +15,9 @@ export default function ClientHomePage() {
   const messages = useApi(api.home.listClientMessages, { query: { page: 0, per_page: 9999 } });
   const h = home.data;
   const isVendor = user.client?.client_type === 'vendor';
+  const prepaid = h?.mode === 'prepaid';
+  const money = (v: string | undefined) =>
+    h && v !== undefined ? formatMoneyText(v, { currency: h.currency }) : '–';
   return (
     <div>
       <div className="page-head">
@@ -30,30 +34,46 @@ export default function ClientHomePage() {
           data-testid="client-alert"
         />
       ))}
-      <Row gutter={12} style={{ marginBottom: 12 }}>
+      {/* The figures of the carrier's mode, named as on the carrier page: a prepaid carrier spends its
+          balance and the allowed credit, a postpaid one its credit limit. */}
+      <Row gutter={12} style={{ marginBottom: 12 }} data-testid="client-figures">
         {!isVendor && (
-          <Col xs={24} md={8}>
+          <Col xs={24} md={6}>
             <Card size="small" data-testid="client-balance">
+              <Statistic title={t('home.balance')} value={money(h?.balance)} />
+            </Card>
+          </Col>
+        )}
+        {!isVendor && (
+          <Col xs={24} md={6}>
+            <Card size="small" data-testid="client-credit">
+              {prepaid ? (
+                <Statistic
+                  title={t('home.allowedCredit')}
+                  value={h?.unlimited_credit ? t('home.unlimitedCredit') : money(h?.allowed_credit)}
+                />
+              ) : (
+                <Statistic title={t('home.creditLimit')} value={money(h?.credit_limit)} />
+              )}
+            </Card>
+          </Col>
+        )}
+        {!isVendor && (
+          <Col xs={24} md={6}>
+            <Card size="small" data-testid="client-available">
               <Statistic
-                title={t('home.balance')}
-                prefix={h?.currency}
-                value={h ? Number(h.balance).toFixed(2) : '–'}
+                title={t('home.available')}
+                value={h?.unlimited_credit ? t('home.unlimitedCredit') : money(h?.available)}
               />
             </Card>
           </Col>
         )}
-        <Col xs={24} md={8}>
-          <Card size="small">
+        <Col xs={24} md={6}>
+          <Card size="small" data-testid="client-mode">
             <Statistic
-              title={t('home.creditLimit')}
-              prefix={h?.currency}
-              value={h ? Number(h.credit_limit).toFixed(2) : '–'}
+              title={t('home.mode')}
+              value={h ? t(`home.modes.${h.mode}`, { defaultValue: h.mode }) : '–'}
             />
-          </Card>
-        </Col>
-        <Col xs={24} md={8}>
-          <Card size="small">
-            <Statistic title={t('home.mode')} value={h?.mode ?? '–'} />
           </Card>
         </Col>
       </Row>
@@ -72,19 +92,19 @@ export default function ClientHomePage() {
                 { title: t('home.dueDate'), dataIndex: 'due_date' },
                 {
                   title: t('home.amount'),
-                  render: (_, r) => `${r.currency} ${Number(r.amount).toFixed(2)}`,
+                  render: (_, r) => formatMoneyText(r.amount, { currency: r.currency }),
                   align: 'right',
                 },
                 {
                   title: t('home.paid'),
-                  render: (_, r) => `${Number(r.paid_amount).toFixed(2)}`,
+                  render: (_, r) => formatMoneyText(r.paid_amount, { currency: r.currency }),
                   align: 'right',
                 },
                 {
                   title: t('common.status'),
                   render: (_, r) => (
                     <Tag color={new Date(r.due_date) < new Date() ? 'red' : 'orange'}>
-                      {new Date(r.due_date) < new Date() ? 'overdue' : 'open'}
+                      {new Date(r.due_date) < new Date() ? t('home.overdue') : t('home.open')}
                     </Tag>
                   ),
                 },
@@ -95,7 +115,7 @@ export default function ClientHomePage() {
         <Col xs={24} lg={10}>
           <Card size="small" title={t('home.messages')}>
             {(messages.data?.items.length ?? 0) === 0 ? (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.noMessages')} />
             ) : (
               <List
                 size="small"

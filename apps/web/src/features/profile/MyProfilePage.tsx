@@ -1,5 +1,6 @@
 import { UploadOutlined, UserOutlined } from '@ant-design/icons';
-import { api, AVATAR_TYPES, menuDisplayName } from '@tandem/contract';
+import { api, AVATAR_TYPES } from '@tandem/contract';
+import { useMenuLabels } from '../../app/pageNames';
 import { Avatar, Breadcrumb, Button, Card, Checkbox, Form, Input, Select, Space, Upload } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +25,7 @@ const NAME = /^[\p{L} ]*$/u;
 /** My Profile (spec 01 sections 2 and 5). */
 export default function MyProfilePage() {
   const { t } = useTranslation();
+  const labels = useMenuLabels();
   const { user, submenus } = useSignedIn();
   const { reload } = useSession();
   const { flash } = useFeedback();
@@ -71,9 +73,9 @@ export default function MyProfilePage() {
         .filter((m) => m.is_readable)
         .map((m) => ({
           value: m.web_url,
-          label: `${m.group_name} › ${menuDisplayName(m.group_name, m.display_name)}`,
+          label: labels.path(m),
         })),
-    [submenus],
+    [submenus, labels],
   );
 
   const submit = async (v: ProfileForm) => {

@@ -1,4 +1,5 @@
-import { api, MENU_MODULES, menuDisplayName } from '@tandem/contract';
+import { api, MENU_MODULES } from '@tandem/contract';
+import { useMenuLabels } from '../../app/pageNames';
 import { Button, Card, Checkbox, Input, Space, Table, Form } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +16,7 @@ const NONE: Flags = { readable: false, writable: false, executable: false };
 /** A role: its name, which modules it sees, and read/write/execute per page. */
 export default function RoleEditPage() {
   const { t } = useTranslation();
+  const labels = useMenuLabels();
   const navigate = useNavigate();
   const { flash } = useFeedback();
   const { id } = useParams();
@@ -52,12 +54,12 @@ export default function RoleEditPage() {
           .map((i) => ({
             key: `${m.id}:${i.web_url}`,
             moduleId: m.id,
-            module: m.group_name,
-            page: menuDisplayName(m.group_name, i.display_name),
+            module: labels.module(m.id, m.group_name),
+            page: labels.item(m.group_name, i.display_name, i.web_url),
             url: i.web_url,
           })),
       ).filter((r, idx, all) => all.findIndex((x) => x.url === r.url) === idx),
-    [],
+    [labels],
   );
   const setFlag = (url: string, flag: keyof Flags, v: boolean) =>
     setPrivs((p) => ({ ...p, [url]: { ...(p[url] ?? NONE), [flag]: v } }));

@@ -1,25 +1,29 @@
-import { menuDisplayName, MENU_MODULES } from '@tandem/contract';
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { pageNameOf } from '../../app/pageNames';
 
-/** A catalogue page whose screen belongs to a later area, or an unknown path. */
+/**
+ * A page a menu offers whose screen comes in a later version (named, in the user's language), or
+ * an unknown path ("page not found").
+ */
 export default function NotAvailablePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const path = useLocation().pathname;
-  const hit = MENU_MODULES.flatMap((m) => m.items.map((i) => ({ m, i }))).find(
-    ({ i }) => path === i.web_url || path.startsWith(i.web_url + '/'),
-  );
-  const area =
-    hit?.m.group_name ??
-    (path.startsWith('/clients') ? 'Client portal' : path.startsWith('/agent') ? 'Agent portal' : null);
+  const page = pageNameOf(path, t, i18n.language);
   return (
     <Result
-      status={area ? 'info' : '404'}
-      title={hit ? menuDisplayName(hit.m.group_name, hit.i.display_name) : t('frame.pageNotFound')}
+      status={page ? 'info' : '404'}
+      title={<span data-testid="page-title">{page ? page.name : t('frame.pageNotFound')}</span>}
       subTitle={
-        area ? <span data-testid="not-available">{t('frame.notAvailable', { module: area })}</span> : path
+        page ? (
+          <span data-testid="not-available">
+            {t('frame.notAvailable', { page: page.name, module: page.area })}
+          </span>
+        ) : (
+          path
+        )
       }
       extra={
         <Button type="primary" onClick={() => navigate('/')}>

@@ -1,4 +1,6 @@
-import { api, menuDisplayName } from '@tandem/contract';
+import { api } from '@tandem/contract';
+import { useTranslation } from 'react-i18next';
+import { useMenuLabels } from '../../app/pageNames';
 import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
 import { call } from '../../api/client';
@@ -23,6 +25,8 @@ export default function UserEditPage() {
   const { id } = useParams();
   const userId = id ? Number(id) : null;
   const { submenus } = useSignedIn();
+  const labels = useMenuLabels();
+  const { t } = useTranslation();
   const roles = useApi(api.role.listRoles, {
     query: { page: 0, per_page: 9999, order_by: 'role_name', order_dir: 'asc' },
   });
@@ -66,7 +70,7 @@ export default function UserEditPage() {
               label: 'users.role',
               kind: 'select',
               options: [
-                { value: 0, label: 'Full access' },
+                { value: 0, label: t('users.fullAccess') },
                 ...(roles.data?.items ?? []).map((r) => ({ value: r.role_id, label: r.role_name })),
               ],
             },
@@ -76,7 +80,7 @@ export default function UserEditPage() {
               kind: 'select',
               options: submenus.map((m) => ({
                 value: m.web_url,
-                label: `${m.group_name} › ${menuDisplayName(m.group_name, m.display_name)}`,
+                label: labels.path(m),
               })),
             },
             { name: 'allowed_ips', label: 'users.allowedIps', kind: 'tags', help: 'users.allowedIpsHelp' },
@@ -108,7 +112,7 @@ export default function UserEditPage() {
         return call(api.user.patchUser, { params: { id: uid }, body: rest }, { errorMode: 'inline' });
       },
     }),
-    [roles.data, submenus],
+    [roles.data, submenus, labels, t],
   );
   return <ResourceForm resource={resource} id={userId} />;
 }

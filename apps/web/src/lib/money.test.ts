@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoneyText } from './money';
+
+describe('formatMoneyText', () => {
+  it('groups thousands, shows the declared decimals and places the currency per language', () => {
+    expect(formatMoneyText('1250.5', { currency: 'USD', lang: 'en' })).toBe('USD 1,250.50');
+    expect(formatMoneyText('1250.500000', { currency: 'USD', lang: 'de' })).toBe('1.250,50 USD');
+    expect(formatMoneyText('1250.5', { currency: 'USD', lang: 'ch' })).toBe('USD 1,250.50');
+    expect(formatMoneyText('500', { lang: 'en' })).toBe('500.00');
+    expect(formatMoneyText('1234567.891', { decimals: 4, lang: 'en' })).toBe('1,234,567.8910');
+  });
+  it('rounds half up exactly, never through a float', () => {
+    expect(formatMoneyText('0.005', { lang: 'en' })).toBe('0.01');
+    expect(formatMoneyText('1.005', { lang: 'en' })).toBe('1.01'); // 1.005 is 1.00499... as a double
+    expect(formatMoneyText('-310.255', { lang: 'en' })).toBe('-310.26');
+    expect(formatMoneyText('-0.001', { lang: 'en' })).toBe('0.00');
+    expect(formatMoneyText('99999999999999.999999', { lang: 'en' })).toBe('100,000,000,000,000.00');
+  });
+  it('marks differences and missing amounts', () => {
+    expect(formatMoneyText('12.5', { lang: 'en', signed: true })).toBe('+12.50');
+    expect(formatMoneyText(null)).toBe('–');
+  });
+});
