@@ -1,4 +1,4 @@
-import { api, MENU_MODULES, menuDisplayName } from '@tandem/contract';
+import { api, FUNCTION_PERMISSIONS, MENU_MODULES, menuDisplayName } from '@tandem/contract';
 import { Button, Card, Checkbox, Input, Space, Table, Form } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,8 +46,8 @@ export default function RoleEditPage() {
 
   const rows = useMemo(
     () =>
-      MENU_MODULES.flatMap((m) =>
-        m.items
+      MENU_MODULES.flatMap((m) => [
+        ...m.items
           .filter((i) => i.web_url !== '/tools/lawful_intercept')
           .map((i) => ({
             key: `${m.id}:${i.web_url}`,
@@ -56,7 +56,15 @@ export default function RoleEditPage() {
             page: menuDisplayName(m.group_name, i.display_name),
             url: i.web_url,
           })),
-      ).filter((r, idx, all) => all.findIndex((x) => x.url === r.url) === idx),
+        // Function permissions of the module that are not pages (e.g. view cost and rate in reports).
+        ...FUNCTION_PERMISSIONS.filter((f) => f.group_id === m.id).map((f) => ({
+          key: `${m.id}:${f.func_name}`,
+          moduleId: m.id,
+          module: m.group_name,
+          page: f.display_name,
+          url: f.func_name,
+        })),
+      ]).filter((r, idx, all) => all.findIndex((x) => x.url === r.url) === idx),
     [],
   );
   const setFlag = (url: string, flag: keyof Flags, v: boolean) =>
