@@ -64,7 +64,11 @@ const f = (
   type: CdrFieldType,
   leg: CdrLeg,
   portal: readonly CdrPortalSide[],
-  opts: { money?: boolean; defaultFor?: readonly CdrPortalSide[]; requiredFor?: readonly CdrPortalSide[] } = {},
+  opts: {
+    money?: boolean;
+    defaultFor?: readonly CdrPortalSide[];
+    requiredFor?: readonly CdrPortalSide[];
+  } = {},
 ): CdrFieldDef => ({
   name,
   label,
@@ -97,7 +101,13 @@ export const CDR_FIELDS: readonly CdrFieldDef[] = [
   f('lrn', L('LRN', 'LRN', 'LRN'), 'text', 'call', CV),
   f('routing_dnis', L('Rated Number', '计费号码', 'Bepreiste Nummer'), 'text', 'call', CV),
   // the customer's leg
-  f('ingress_client_id', L('Ingress Carrier ID', '入向运营商 ID', 'Eingangs-Carrier-ID'), 'int', 'ingress', NONE),
+  f(
+    'ingress_client_id',
+    L('Ingress Carrier ID', '入向运营商 ID', 'Eingangs-Carrier-ID'),
+    'int',
+    'ingress',
+    NONE,
+  ),
   f('ingress_client_name', L('Ingress Carrier', '入向运营商', 'Eingangs-Carrier'), 'text', 'ingress', NONE),
   f('ingress_trunk_id', L('Ingress Trunk ID', '入向中继 ID', 'Eingangs-Trunk-ID'), 'int', 'ingress', NONE),
   f('ingress_trunk_name', L('Ingress Trunk', '入向中继', 'Eingangs-Trunk'), 'text', 'ingress', C, {
@@ -106,9 +116,23 @@ export const CDR_FIELDS: readonly CdrFieldDef[] = [
   f('source_ip', L('Source IP', '来源 IP', 'Quell-IP'), 'text', 'ingress', C, { defaultFor: C }),
   f('ani', L('ANI', '主叫号码', 'A-Nummer'), 'text', 'ingress', C, { requiredFor: C }),
   f('dnis', L('DNIS', '被叫号码', 'B-Nummer'), 'text', 'ingress', C, { requiredFor: C }),
-  f('ingress_rate_table_id', L('Ingress Rate Table ID', '入向费率表 ID', 'Eingangs-Tariftabellen-ID'), 'int', 'ingress', NONE),
-  f('ingress_rate_table_name', L('Ingress Rate Table', '入向费率表', 'Eingangs-Tariftabelle'), 'text', 'ingress', C),
-  f('ingress_code', L('Ingress Code', '入向号码前缀', 'Eingangs-Code'), 'text', 'ingress', C, { defaultFor: C }),
+  f(
+    'ingress_rate_table_id',
+    L('Ingress Rate Table ID', '入向费率表 ID', 'Eingangs-Tariftabellen-ID'),
+    'int',
+    'ingress',
+    NONE,
+  ),
+  f(
+    'ingress_rate_table_name',
+    L('Ingress Rate Table', '入向费率表', 'Eingangs-Tariftabelle'),
+    'text',
+    'ingress',
+    C,
+  ),
+  f('ingress_code', L('Ingress Code', '入向号码前缀', 'Eingangs-Code'), 'text', 'ingress', C, {
+    defaultFor: C,
+  }),
   f('ingress_code_name', L('Ingress Code Name', '入向前缀名称', 'Eingangs-Codename'), 'text', 'ingress', C, {
     defaultFor: C,
   }),
@@ -117,30 +141,85 @@ export const CDR_FIELDS: readonly CdrFieldDef[] = [
     money: true,
     defaultFor: C,
   }),
-  f('ingress_setup_fee', L('Ingress Setup Fee', '入向接续费', 'Eingangs-Verbindungsgebühr'), 'money', 'ingress', C, {
-    money: true,
-  }),
-  f('ingress_rate_column', L('Ingress Rate Column', '入向费率列', 'Eingangs-Tarifspalte'), 'text', 'ingress', C),
-  f('ingress_jurisdiction', L('Ingress Jurisdiction', '入向管辖区', 'Eingangs-Zuständigkeit'), 'text', 'ingress', C),
-  f('ingress_billed_time', L('Ingress Billed Time', '入向计费时长', 'Abgerechnete Eingangszeit'), 'seconds', 'ingress', C, {
-    defaultFor: C,
-  }),
-  f('ingress_client_cost', L('Ingress Client Cost', '入向客户费用', 'Eingangskosten Kunde'), 'money', 'ingress', C, {
-    money: true,
-    requiredFor: C,
-  }),
+  f(
+    'ingress_setup_fee',
+    L('Ingress Setup Fee', '入向接续费', 'Eingangs-Verbindungsgebühr'),
+    'money',
+    'ingress',
+    C,
+    {
+      money: true,
+    },
+  ),
+  f(
+    'ingress_rate_column',
+    L('Ingress Rate Column', '入向费率列', 'Eingangs-Tarifspalte'),
+    'text',
+    'ingress',
+    C,
+  ),
+  f(
+    'ingress_jurisdiction',
+    L('Ingress Jurisdiction', '入向管辖区', 'Eingangs-Zuständigkeit'),
+    'text',
+    'ingress',
+    C,
+  ),
+  f(
+    'ingress_billed_time',
+    L('Ingress Billed Time', '入向计费时长', 'Abgerechnete Eingangszeit'),
+    'seconds',
+    'ingress',
+    C,
+    {
+      defaultFor: C,
+    },
+  ),
+  f(
+    'ingress_client_cost',
+    L('Ingress Client Cost', '入向客户费用', 'Eingangskosten Kunde'),
+    'money',
+    'ingress',
+    C,
+    {
+      money: true,
+      requiredFor: C,
+    },
+  ),
   f('short_call_charge', L('Short Call Charge', '短呼叫费', 'Kurzanrufgebühr'), 'money', 'ingress', C, {
     money: true,
   }),
   // the vendor's leg
-  f('egress_client_id', L('Egress Carrier ID', '出向运营商 ID', 'Ausgangs-Carrier-ID'), 'int', 'egress', NONE),
+  f(
+    'egress_client_id',
+    L('Egress Carrier ID', '出向运营商 ID', 'Ausgangs-Carrier-ID'),
+    'int',
+    'egress',
+    NONE,
+  ),
   f('egress_client_name', L('Egress Carrier', '出向运营商', 'Ausgangs-Carrier'), 'text', 'egress', NONE),
   f('egress_trunk_id', L('Egress Trunk ID', '出向中继 ID', 'Ausgangs-Trunk-ID'), 'int', 'egress', NONE),
-  f('egress_trunk_name', L('Egress Trunk', '出向中继', 'Ausgangs-Trunk'), 'text', 'egress', V, { defaultFor: V }),
+  f('egress_trunk_name', L('Egress Trunk', '出向中继', 'Ausgangs-Trunk'), 'text', 'egress', V, {
+    defaultFor: V,
+  }),
   f('egress_host', L('Egress Host', '出向主机', 'Ausgangs-Host'), 'text', 'egress', V, { defaultFor: V }),
-  f('egress_dnis', L('Egress DNIS', '出向被叫号码', 'Ausgangs-B-Nummer'), 'text', 'egress', V, { requiredFor: V }),
-  f('egress_rate_table_id', L('Egress Rate Table ID', '出向费率表 ID', 'Ausgangs-Tariftabellen-ID'), 'int', 'egress', NONE),
-  f('egress_rate_table_name', L('Egress Rate Table', '出向费率表', 'Ausgangs-Tariftabelle'), 'text', 'egress', V),
+  f('egress_dnis', L('Egress DNIS', '出向被叫号码', 'Ausgangs-B-Nummer'), 'text', 'egress', V, {
+    requiredFor: V,
+  }),
+  f(
+    'egress_rate_table_id',
+    L('Egress Rate Table ID', '出向费率表 ID', 'Ausgangs-Tariftabellen-ID'),
+    'int',
+    'egress',
+    NONE,
+  ),
+  f(
+    'egress_rate_table_name',
+    L('Egress Rate Table', '出向费率表', 'Ausgangs-Tariftabelle'),
+    'text',
+    'egress',
+    V,
+  ),
   f('egress_code', L('Egress Code', '出向号码前缀', 'Ausgangs-Code'), 'text', 'egress', V, { defaultFor: V }),
   f('egress_code_name', L('Egress Code Name', '出向前缀名称', 'Ausgangs-Codename'), 'text', 'egress', V, {
     defaultFor: V,
@@ -150,14 +229,34 @@ export const CDR_FIELDS: readonly CdrFieldDef[] = [
     money: true,
     defaultFor: V,
   }),
-  f('egress_setup_fee', L('Egress Setup Fee', '出向接续费', 'Ausgangs-Verbindungsgebühr'), 'money', 'egress', V, {
-    money: true,
-  }),
+  f(
+    'egress_setup_fee',
+    L('Egress Setup Fee', '出向接续费', 'Ausgangs-Verbindungsgebühr'),
+    'money',
+    'egress',
+    V,
+    {
+      money: true,
+    },
+  ),
   f('egress_rate_column', L('Egress Rate Column', '出向费率列', 'Ausgangs-Tarifspalte'), 'text', 'egress', V),
-  f('egress_jurisdiction', L('Egress Jurisdiction', '出向管辖区', 'Ausgangs-Zuständigkeit'), 'text', 'egress', V),
-  f('egress_billed_time', L('Egress Billed Time', '出向计费时长', 'Abgerechnete Ausgangszeit'), 'seconds', 'egress', V, {
-    defaultFor: V,
-  }),
+  f(
+    'egress_jurisdiction',
+    L('Egress Jurisdiction', '出向管辖区', 'Ausgangs-Zuständigkeit'),
+    'text',
+    'egress',
+    V,
+  ),
+  f(
+    'egress_billed_time',
+    L('Egress Billed Time', '出向计费时长', 'Abgerechnete Ausgangszeit'),
+    'seconds',
+    'egress',
+    V,
+    {
+      defaultFor: V,
+    },
+  ),
   f('egress_cost', L('Egress Cost', '出向费用', 'Ausgangskosten'), 'money', 'egress', V, {
     money: true,
     requiredFor: V,
@@ -247,7 +346,12 @@ const cdrFilterShape = {
 /** Message args for a refinement (the server names the field and fills {0}). */
 const withArgs = (args: (string | number)[]) => ({ params: { args } });
 
-function checkRange(v: { start: string; end: string }, ctx: z.RefinementCtx, maxDays: number, key: string): void {
+function checkRange(
+  v: { start: string; end: string },
+  ctx: z.RefinementCtx,
+  maxDays: number,
+  key: string,
+): void {
   const s = Date.parse(v.start);
   const e = Date.parse(v.end);
   if (e <= s) {
@@ -262,7 +366,14 @@ function checkRange(v: { start: string; end: string }, ctx: z.RefinementCtx, max
 export const cdrFieldList = z
   .string()
   .max(4000)
-  .transform((v) => [...new Set(v.split(',').map((x) => x.trim()).filter(Boolean))])
+  .transform((v) => [
+    ...new Set(
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+  ])
   .refine((l) => l.every((n) => FIELD_BY_NAME.has(n)), { message: 'cdrUnknownField' });
 
 export const cdrSearchQuery = z
@@ -316,7 +427,7 @@ export const searchCdrs = endpoint({
   method: 'GET',
   path: '/cdr/list',
   summary:
-    'CDR search over a time range (at most 62 days), keyset paged by (start time, CDR id); clients see their own calls, vendors their own egress legs, agents their carriers\' calls',
+    "CDR search over a time range (at most 62 days), keyset paged by (start time, CDR id); clients see their own calls, vendors their own egress legs, agents their carriers' calls",
   tag: TAG,
   access: adminOnly(FUNC.cdrsList, 'read', PORTAL),
   query: cdrSearchQuery,
@@ -405,7 +516,12 @@ export const portalFieldsWrite = z
     v.fields.forEach((x, i) => {
       const def = FIELD_BY_NAME.get(x.name);
       if (!def) {
-        ctx.addIssue({ code: 'custom', path: ['fields', i, 'name'], message: 'cdrUnknownField', ...withArgs([x.name]) });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', i, 'name'],
+          message: 'cdrUnknownField',
+          ...withArgs([x.name]),
+        });
         return;
       }
       for (const side of ['client', 'vendor'] as const) {

@@ -49,7 +49,15 @@ export async function savePortalFields(
     const after = await portalFieldRows(trx);
     const brief = (rows: PortalFieldRow[]) =>
       Object.fromEntries(rows.map((r) => [r.name, { client: r.client_viewable, vendor: r.vendor_viewable }]));
-    await s.audit.record(trx, actor, 'carrier_portal_cdr_fields', 'all', 'update', brief(before), brief(after));
+    await s.audit.record(
+      trx,
+      actor,
+      'carrier_portal_cdr_fields',
+      'all',
+      'update',
+      brief(before),
+      brief(after),
+    );
     return after;
   });
 }

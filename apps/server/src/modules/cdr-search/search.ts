@@ -69,11 +69,18 @@ export function conditions(v: CdrViewer, q: Partial<CdrFilter>): RawBuilder<unkn
     if (q.egress_client_id !== undefined) c.push(sql`c.egress_client_id = ${q.egress_client_id}`);
     if (q.egress_trunk_id !== undefined) c.push(sql`c.egress_trunk_id = ${q.egress_trunk_id}`);
   }
-  if (q.dnis) c.push(vendor ? sql`c.egress_dnis LIKE ${prefixLike(q.dnis)}` : sql`c.dnis LIKE ${prefixLike(q.dnis)}`);
+  if (q.dnis)
+    c.push(vendor ? sql`c.egress_dnis LIKE ${prefixLike(q.dnis)}` : sql`c.dnis LIKE ${prefixLike(q.dnis)}`);
   if (q.code)
-    c.push(vendor ? sql`c.egress_code LIKE ${prefixLike(q.code)}` : sql`c.ingress_code LIKE ${prefixLike(q.code)}`);
+    c.push(
+      vendor ? sql`c.egress_code LIKE ${prefixLike(q.code)}` : sql`c.ingress_code LIKE ${prefixLike(q.code)}`,
+    );
   if (q.country)
-    c.push(vendor ? sql`lower(c.term_country) = ${q.country.toLowerCase()}` : sql`lower(c.orig_country) = ${q.country.toLowerCase()}`);
+    c.push(
+      vendor
+        ? sql`lower(c.term_country) = ${q.country.toLowerCase()}`
+        : sql`lower(c.orig_country) = ${q.country.toLowerCase()}`,
+    );
   if (q.duration === 'non_zero') c.push(sql`c.call_duration > 0`);
   if (q.duration === 'zero') c.push(sql`c.call_duration = 0`);
   if (q.answered === true) c.push(sql`c.answer_time IS NOT NULL`);
@@ -95,7 +102,10 @@ export async function chosenFields(db: Db, v: CdrViewer, asked?: readonly string
   return asked.flatMap((n) => byName.get(n) ?? []);
 }
 
-function selectList(fields: readonly CdrFieldDef[]): { select: RawBuilder<unknown>; joins: RawBuilder<unknown> } {
+function selectList(fields: readonly CdrFieldDef[]): {
+  select: RawBuilder<unknown>;
+  joins: RawBuilder<unknown>;
+} {
   const cols = [
     sql`c.cdr_id AS "_cdr_id"`,
     sql`c.call_id AS "_call_id"`,
@@ -208,5 +218,9 @@ export async function callAttempts(db: Db, v: CdrViewer, callId: string) {
     JOIN cdrs c ON c.cdr_id = k.cdr_id AND c.start_time = k.start_time ${joins}
     WHERE ${sql.join(conds, sql` AND `)} ORDER BY k.attempt`.execute(db);
   if (!res.rows.length) throw notFound();
-  return { call_id: callId, fields: fields.map((f) => f.name), attempts: res.rows.map((r) => rowOut(r, fields)) };
+  return {
+    call_id: callId,
+    fields: fields.map((f) => f.name),
+    attempts: res.rows.map((r) => rowOut(r, fields)),
+  };
 }
