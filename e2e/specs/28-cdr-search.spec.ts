@@ -102,7 +102,8 @@ test.beforeAll(async () => {
 
 test('an admin finds a call, adds a column and opens the call with both attempts', async ({ page }) => {
   await enterAsAdmin(page, `/statistics/cdrs_list?${range}`);
-  await expect(page.getByRole('heading', { name: 'CDRs List' })).toBeVisible();
+  // the page's chunk may take a while on a loaded machine
+  await expect(page.getByRole('heading', { name: 'CDRs List' })).toBeVisible({ timeout: 30_000 });
   const table = page.getByTestId('cdr-table');
   await expect(table.getByText(theirs)).toHaveCount(0); // Call ID is not a default column
   await page.getByTestId('filter-call-id').fill(failover);
@@ -138,7 +139,7 @@ test('an admin finds a call, adds a column and opens the call with both attempts
 test('a client sees only its own calls and none of the vendor fields', async ({ page }) => {
   await enterAs(page, mine.name, mine.password, `/clients/termination/cdr_termination?${range}`);
   const table = page.getByTestId('cdr-table');
-  await expect(page.getByTestId('cdr-total')).toHaveText('3 CDRs');
+  await expect(page.getByTestId('cdr-total')).toHaveText('3 CDRs', { timeout: 30_000 });
   await expect(table.getByTestId(`call-link-${single}`)).toBeVisible();
   await expect(table.getByTestId(`call-link-${failover}`)).toHaveCount(2);
   await expect(table.getByText(theirs)).toHaveCount(0);
