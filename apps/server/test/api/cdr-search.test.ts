@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdrOf, sendCdrs } from './cdr-fixtures';
@@ -12,6 +13,7 @@ import {
   startHarness,
   type Harness,
 } from './harness';
+import { writeCdrCsv } from '../../src/modules/cdr-search/csv';
 import { rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
 
 type Row = Record<string, string | number | boolean | null>;
@@ -203,6 +205,42 @@ describe('GET /api/cdr/list: range and filters', () => {
     expect(p.items).toHaveLength(20);
     const p2 = await page(admin, `${RANGE}&ingress_client_id=${other.customer}&per_page=20&after=${p.next}`);
     expect(p2.items[0]!.call_id).toBe('bulk-10030');
+  });
+});
+
+describe('writeCdrCsv', () => {
+  it('streams every row of a large search once, in keyset steps, with progress', async () => {
+    // the 10,050 bulk rows of the count test plus the other customer's call
+    const chunks: Buffer[] = [];
+    const out = new PassThrough({ highWaterMark: 1024 });
+    out.on('data', (c: Buffer) => chunks.push(c));
+    const progress: number[] = [];
+    const viewer = { type: 'admin' as const, clientId: -1, agentId: -1, costs: false, lang: 'en' as const };
+    const rows = await writeCdrCsv(
+      db(),
+      {
+        start: '2026-11-20T00:00:00Z',
+        end: '2026-11-21T00:00:00Z',
+        duration: 'all',
+        ingress_client_id: other.customer,
+      },
+      ['call_id', 'egress_cost'],
+      viewer,
+      out,
+      (n) => void progress.push(n),
+    );
+    expect(rows).toBe(10_051);
+    expect(progress).toEqual([5000, 10_000, 10_051]);
+    const lines = Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    // no cost column for an admin without the cost permission
+    expect(lines[0]).toBe('Call ID');
+    expect(new Set(lines.slice(1)).size).toBe(10_051);
+    expect(lines[1]).toBe('bulk-10050');
+    expect(lines).toContain(theirs);
   });
 });
 

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { csvCell, type CdrFilter } from '@tandem/contract';
+import { csvCell, type CdrFieldDef, type CdrFilter, type CdrRow } from '@tandem/contract';
 import type { Db } from '../../db/connection';
 import { chosenFields, searchPage } from './search';
 import type { CdrViewer } from './viewer';
@@ -9,11 +9,36 @@ import type { CdrViewer } from './viewer';
 const CHUNK = 5000;
 
 /**
+ * Every CDR of a search as the viewer may see it (tenancy and fields exactly as the search), read in
+ * keyset steps of 5,000 so memory stays flat however many rows match. For the CSV writer and the
+ * background export.
+ */
+export async function* iterateCdrs(
+  db: Db,
+  filter: CdrFilter & { order_dir?: 'asc' | 'desc' },
+  defs: readonly CdrFieldDef[],
+  user: CdrViewer,
+): AsyncGenerator<CdrRow[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await searchPage(
+      db,
+      user,
+      { ...filter, order_dir: filter.order_dir ?? 'desc', per_page: CHUNK, after },
+      defs,
+      { count: false },
+    );
+    if (page.items.length) yield page.items;
+    if (!page.next) return;
+    after = page.next;
+  }
+}
+
+/**
  * Streams the CDRs of a search as CSV into `out`: a header of the fields' labels in the viewer's
- * language, then one line per CDR, read in keyset steps of 5,000 so memory stays flat however many
- * rows match. The viewer's tenancy and field visibility apply exactly as in the search; fields it may
- * not see are left out. Waits for `out` to drain (backpressure); does not end it. Returns the rows
- * written; `onProgress` is told after every step.
+ * language, then one line per CDR (iterateCdrs), cells escaped against formula injection. Fields the
+ * viewer may not see are left out. Waits for `out` to drain (backpressure); does not end it. Returns
+ * the rows written; `onProgress` is told after every step of 5,000.
  */
 export async function writeCdrCsv(
   db: Db,
@@ -28,22 +53,11 @@ export async function writeCdrCsv(
     if (!out.write(s)) await once(out, 'drain');
   };
   await write('\uFEFF' + defs.map((f) => csvCell(f.label[user.lang])).join(',') + '\r\n');
-  let after: string | undefined;
   let rows = 0;
-  for (;;) {
-    const page = await searchPage(
-      db,
-      user,
-      { ...filter, order_dir: filter.order_dir ?? 'desc', per_page: CHUNK, after },
-      defs,
-      { count: false },
-    );
-    if (page.items.length) {
-      await write(page.items.map((r) => defs.map((f) => csvCell(r[f.name])).join(',')).join('\r\n') + '\r\n');
-      rows += page.items.length;
-    }
+  for await (const chunk of iterateCdrs(db, filter, defs, user)) {
+    await write(chunk.map((r) => defs.map((f) => csvCell(r[f.name])).join(',')).join('\r\n') + '\r\n');
+    rows += chunk.length;
     await onProgress?.(rows);
-    if (!page.next) return rows;
-    after = page.next;
   }
+  return rows;
 }

@@ -87,7 +87,11 @@ export function conditions(v: CdrViewer, q: Partial<CdrFilter>): RawBuilder<unkn
   if (q.answered === false) c.push(sql`c.answer_time IS NULL`);
   if (q.release_cause !== undefined) c.push(sql`c.release_cause = ${q.release_cause}`);
   if (q.release_side) c.push(sql`c.release_side = ${q.release_side}`);
-  if (q.call_id) c.push(sql`c.call_id = ${q.call_id}`);
+  // A call id is found through cdr_keys (its primary key) rather than by reading the range.
+  if (q.call_id)
+    c.push(
+      sql`c.call_id = ${q.call_id} AND c.cdr_id IN (SELECT k.cdr_id FROM cdr_keys k WHERE k.call_id = ${q.call_id})`,
+    );
   // Whether a CDR was priced is the operator's matter (a portal user sees its own leg's cost).
   if (admin && q.unpriced === true) c.push(sql`c.unpriced_reason IS NOT NULL`);
   if (admin && q.unpriced === false) c.push(sql`c.unpriced_reason IS NULL`);
