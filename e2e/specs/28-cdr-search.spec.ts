@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { api } from '@tandem/contract';
 import { baseUrl, call, createCarrierUser, unique, type PortalLogin } from '../support/api';
 import { engineSettled, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
-import { adminToken, enterAs, enterAsAdmin } from '../support/ui';
+import { adminToken, enterAs, enterAsAdmin, flash } from '../support/ui';
 
 /**
  * CDR search, browser proof (issue 10 section 4): the switch sends CDRs of two customers; an admin
@@ -136,6 +136,23 @@ test('an admin finds a call, adds a column and opens the call with both attempts
   await expect(drawer.getByText('Vendor leg').first()).toBeVisible();
 });
 
+test('an admin chooses the CDR fields the client portal shows', async ({ page }) => {
+  await enterAsAdmin(page, '/configuration/carrier_portal_cdr_fields');
+  await expect(page.getByRole('heading', { name: 'Carrier Portal CDR Fields' })).toBeVisible({
+    timeout: 30_000,
+  });
+  // a required field cannot be hidden; the vendor's cost can never be shown to a client
+  await expect(page.getByTestId('client-ingress_client_cost')).toBeDisabled();
+  await expect(page.getByTestId('client-egress_cost')).toHaveCount(0);
+  await page.getByTestId('client-ingress_rate').uncheck();
+  await page.getByTestId('client-orig_country').check();
+  await page.getByTestId('fields-save').click();
+  await expect(flash(page)).toContainText('Saved');
+  await page.reload();
+  await expect(page.getByTestId('client-orig_country')).toBeChecked({ timeout: 30_000 });
+  await expect(page.getByTestId('client-ingress_rate')).not.toBeChecked();
+});
+
 test('a client sees only its own calls and none of the vendor fields', async ({ page }) => {
   await enterAs(page, mine.name, mine.password, `/clients/termination/cdr_termination?${range}`);
   const table = page.getByTestId('cdr-table');
@@ -146,6 +163,9 @@ test('a client sees only its own calls and none of the vendor fields', async ({ 
   await expect(table).not.toContainText(vendorName);
   await expect(table.getByRole('columnheader', { name: 'Ingress Client Cost' })).toBeVisible();
   await expect(table.getByRole('columnheader', { name: 'Egress Cost' })).toHaveCount(0);
+  // as the admin chose: the country shown, the rate not
+  await expect(table.getByRole('columnheader', { name: 'Orig Country' })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Ingress Rate' })).toHaveCount(0);
 
   // the column chooser offers only what the portal settings allow
   await page.getByTestId('cdr-columns').click();
