@@ -363,6 +363,26 @@ describe('permissions', () => {
     expect((await page(finance.token, `${RANGE}&per_page=5`)).fields).toContain('profit');
   });
 
+  it('refuses a client whose portal permissions leave out the CDR list', async () => {
+    await db()
+      .updateTable('carriers')
+      .set({ is_panel_cdrslist: false })
+      .where('client_id', '=', f.customer)
+      .execute();
+    try {
+      denied(await list(client, RANGE));
+      denied(await h.call('GET', `/api/cdr/call/${failover}`, { token: client }));
+      denied(await h.call('GET', `/api/cdr/list/csv?${RANGE}`, { token: client }));
+    } finally {
+      await db()
+        .updateTable('carriers')
+        .set({ is_panel_cdrslist: true })
+        .where('client_id', '=', f.customer)
+        .execute();
+    }
+    ok(await list(client, RANGE));
+  });
+
   it('needs the CDRs List permission', async () => {
     const none = await makeRestrictedAdmin(h, admin, 'nocdrs');
     denied(await list(none.token, RANGE));

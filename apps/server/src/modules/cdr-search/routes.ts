@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import { writeCdrCsv } from './csv';
 import { portalFieldRows, savePortalFields } from './portal-fields';
 import { callAttempts, chosenFields, searchPage } from './search';
-import { viewerOf, visibleFields } from './viewer';
+import { requestViewer, visibleFields } from './viewer';
 
 const { CDR_ADMIN_DEFAULT_FIELDS } = api.cdrSearch;
 
@@ -17,18 +17,18 @@ const { CDR_ADMIN_DEFAULT_FIELDS } = api.cdrSearch;
  */
 export function registerCdrSearch(app: FastifyInstance, s: Services): void {
   implement(app, s, api.cdrSearch.searchCdrs, async (ctx) => {
-    const viewer = viewerOf(actorOf(ctx), ctx.lang);
+    const viewer = await requestViewer(s.db, actorOf(ctx), ctx.lang);
     const fields = await chosenFields(s.db, viewer, ctx.query.fields);
     const { lastCursor: _, ...page } = await searchPage(s.db, viewer, ctx.query, fields);
     return page;
   });
 
   implement(app, s, api.cdrSearch.callDetail, async (ctx) =>
-    callAttempts(s.db, viewerOf(actorOf(ctx), ctx.lang), ctx.params.call_id),
+    callAttempts(s.db, await requestViewer(s.db, actorOf(ctx), ctx.lang), ctx.params.call_id),
   );
 
   implement(app, s, api.cdrSearch.cdrFields, async (ctx) => {
-    const viewer = viewerOf(actorOf(ctx), ctx.lang);
+    const viewer = await requestViewer(s.db, actorOf(ctx), ctx.lang);
     const visible = new Set((await visibleFields(s.db, viewer)).map((f) => f.name));
     const items = api.cdrSearch.CDR_FIELDS.map((f) => ({
       name: f.name,
@@ -45,7 +45,7 @@ export function registerCdrSearch(app: FastifyInstance, s: Services): void {
 
   implement(app, s, api.cdrSearch.downloadCdrs, async (ctx) => {
     const actor = actorOf(ctx);
-    const viewer = viewerOf(actor, ctx.lang);
+    const viewer = await requestViewer(s.db, actor, ctx.lang);
     const { fields, ...filter } = ctx.query;
     const fileName = `cdrs-${filter.start.slice(0, 10)}.csv`;
     await s.db

@@ -1,6 +1,7 @@
 import { allows, api, type CdrFieldDef, type Language, type UserType } from '@tandem/contract';
 import type { Db } from '../../db/connection';
 import type { Actor } from '../../http/context';
+import { forbidden } from '../../http/errors';
 
 const { CDR_FIELDS, FUNC, portalSideOf } = api.cdrSearch;
 
@@ -28,6 +29,23 @@ export function viewerOf(actor: Actor, lang: Language): CdrViewer {
     costs: actor.type === 'admin' ? allows(actor.grants, FUNC.viewCostAndRate, 'read') : true,
     lang,
   };
+}
+
+/**
+ * The viewer of a request: a client or vendor whose carrier has the CDR list switched off in its
+ * portal permissions (is_panel_cdrslist) is refused, as its menu does not offer the page.
+ */
+export async function requestViewer(db: Db, actor: Actor, lang: Language): Promise<CdrViewer> {
+  const v = viewerOf(actor, lang);
+  if (v.type === 'client' || v.type === 'vendor') {
+    const c = await db
+      .selectFrom('carriers')
+      .select('is_panel_cdrslist')
+      .where('client_id', '=', v.clientId)
+      .executeTakeFirst();
+    if (!c?.is_panel_cdrslist) throw forbidden();
+  }
+  return v;
 }
 
 export interface PortalSetting {
