@@ -402,6 +402,15 @@ export const cdrDownloadQuery = z
   })
   .superRefine((v, ctx) => checkRange(v, ctx, CDR_DOWNLOAD_MAX_DAYS, 'cdrDownloadTooLong'));
 
+/** The filter of a background CSV export of a search (export kind `cdr`): the search's range limit. */
+export const cdrExportFilter = z
+  .object({
+    ...cdrFilterShape,
+    fields: cdrFieldList.optional(),
+    order_dir: z.enum(['asc', 'desc']).default('desc'),
+  })
+  .superRefine((v, ctx) => checkRange(v, ctx, CDR_SEARCH_MAX_DAYS, 'cdrRangeTooLong'));
+
 /** A CDR as the caller may see it: catalogue field name -> value (money and NUMERIC as exact strings). */
 export const cdrValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const cdrRow = z.record(z.string(), cdrValue);
