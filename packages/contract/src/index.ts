@@ -16,3 +16,4 @@ export * from './crud';
 export * from './csv';
 export type { CdrIn, ReleaseSide } from './endpoints/cdr';
 export * from './input-rules';
+export type { CdrFieldDef, CdrFilter, CdrRow, CdrSearchQuery, PortalFieldRow } from './endpoints/cdr-search';

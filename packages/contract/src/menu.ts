@@ -222,6 +222,20 @@ export const MENU_MODULES: MenuModuleDef[] = [
   },
 ];
 
+/**
+ * Backend function permissions that are not pages (spec 02 section 6, e.g. the Finance permission
+ * "view cost and rate in reports"): granted in the role editor beside the pages, keyed by func_name.
+ */
+export interface FunctionPermissionDef {
+  func_name: string;
+  /** The main-menu group it is listed under in the role editor. */
+  group_id: number;
+  display_name: string;
+}
+export const FUNCTION_PERMISSIONS: readonly FunctionPermissionDef[] = [
+  { func_name: 'finance:view_cost_and_rate', group_id: 2, display_name: 'View Cost and Rate in Reports' },
+];
+
 /** Display renames the header applies to server names (spec 01 section 2). */
 export function menuDisplayName(groupName: string, displayName: string): string {
   if (groupName === 'Termination' && displayName === 'Client') return 'Customer';

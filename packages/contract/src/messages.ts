@@ -462,6 +462,42 @@ const catalogue = {
     ch: '{0} 超过了从接通到结束的时间',
     de: '{0} ist länger als die Zeit von der Annahme bis zum Ende',
   },
+  // CDR search (issue 10 section 4)
+  cdrRangeTooLong: {
+    en: 'The time range may span at most {0} days',
+    ch: '时间范围最多为 {0} 天',
+    de: 'Der Zeitraum darf höchstens {0} Tage umfassen',
+  },
+  cdrRangeEmpty: {
+    en: '{0} must be after the start time',
+    ch: '{0} 必须晚于开始时间',
+    de: '{0} muss nach der Startzeit liegen',
+  },
+  cdrDownloadTooLong: {
+    en: 'A direct download covers at most {0} days; narrow the time range',
+    ch: '直接下载最多覆盖 {0} 天，请缩小时间范围',
+    de: 'Ein direkter Download umfasst höchstens {0} Tage; bitte den Zeitraum verkleinern',
+  },
+  cdrUnknownField: {
+    en: '{0}: unknown CDR field',
+    ch: '{0}：未知的 CDR 字段',
+    de: '{0}: unbekanntes CDR-Feld',
+  },
+  cdrFieldNotForSide: {
+    en: '{0} cannot be shown to this side',
+    ch: '{0} 不能向此方显示',
+    de: '{0} kann dieser Seite nicht angezeigt werden',
+  },
+  cdrFieldRequired: {
+    en: '{0} is a required field and stays visible',
+    ch: '{0} 是必需字段，必须保持可见',
+    de: '{0} ist ein Pflichtfeld und bleibt sichtbar',
+  },
+  cdrBadCursor: {
+    en: '{0} is not a page position of this list',
+    ch: '{0} 不是此列表的有效分页位置',
+    de: '{0} ist keine Seitenposition dieser Liste',
+  },
   // rate delivery (rate e-mail templates, sending rate decks, download links)
   fromEmailRequired: {
     en: 'From e-mail must be selected',

@@ -13,6 +13,7 @@ import * as m0011 from './migrations/0011_trunk_qos_samples';
 import * as m0012 from './migrations/0012_cdr';
 import * as m0014 from './migrations/0014_jobs';
 import * as m0013 from './migrations/0013_hardening';
+import * as m0015 from './migrations/0015_cdr_search';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0012_cdr': m0012,
   '0014_jobs': m0014,
   '0013_hardening': m0013,
+  '0015_cdr_search': m0015,
 };
 
 /** Every migration, in the order they apply. */

@@ -8,6 +8,7 @@ import type { RateGenerationTables } from './schema-rate-generation';
 import type { RoutingExtrasTables } from './schema-routing-extras';
 import type { CdrTables } from './schema-cdr';
 import type { JobsTables } from './schema-jobs';
+import type { CdrSearchTables } from './schema-cdr-search';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -337,7 +338,8 @@ export interface Database
     RateDeliveryTables,
     RoutingExtrasTables,
     CdrTables,
-    JobsTables {
+    JobsTables,
+    CdrSearchTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

@@ -21,6 +21,7 @@ import { registerRateReports } from './rate-reports/routes';
 import { registerRateGeneration } from './rate-generation/routes';
 import { registerCdr } from './cdr/routes';
 import { registerJobs } from './jobs/routes';
+import { registerCdrSearch } from './cdr-search/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -43,6 +44,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerRateReports(app, s);
   registerRateGeneration(app, s);
   registerCdr(app, s, callPath);
+  registerCdrSearch(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

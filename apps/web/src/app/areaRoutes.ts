@@ -7,6 +7,7 @@ import { routingExtrasRoutes } from '../features/routing-extras/routes';
 import { rateReportRoutes } from '../features/rate-reports/routes';
 import { rateGenerationRoutes } from '../features/rategen/routes';
 import { jobRoutes } from '../features/jobs/routes';
+import { cdrRoutes } from '../features/cdr/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -20,4 +21,5 @@ export const areaRoutes: RouteDef[] = [
   ...rateReportRoutes,
   ...rateGenerationRoutes,
   ...jobRoutes,
+  ...cdrRoutes,
 ];

@@ -18,3 +18,4 @@ export * as routingExtras from './routing-extras';
 export * as rateReports from './rate-reports';
 export * as rateGeneration from './rate-generation';
 export * as cdr from './cdr';
+export * as cdrSearch from './cdr-search';

@@ -1,4 +1,4 @@
-import { allows, api, MENU_MODULES } from '@tandem/contract';
+import { allows, api, FUNCTION_PERMISSIONS, MENU_MODULES } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { z } from 'zod';
@@ -10,7 +10,10 @@ import { implement } from '../../http/register';
 import type { Services } from '../../services';
 
 type RoleWrite = z.output<typeof api.role.roleWrite>;
-const KNOWN_FUNCS = new Set(MENU_MODULES.flatMap((m) => m.items.map((i) => i.web_url)));
+const KNOWN_FUNCS = new Set([
+  ...MENU_MODULES.flatMap((m) => m.items.map((i) => i.web_url)),
+  ...FUNCTION_PERMISSIONS.map((f) => f.func_name),
+]);
 const KNOWN_GROUPS = new Set(MENU_MODULES.map((m) => m.id));
 
 async function roleDetail(db: Db, roleId: number) {

@@ -1,4 +1,4 @@
-import { api, MENU_MODULES } from '@tandem/contract';
+import { api, FUNCTION_PERMISSIONS, MENU_MODULES } from '@tandem/contract';
 import { useMenuLabels } from '../../app/pageNames';
 import { Button, Card, Checkbox, Input, Space, Table, Form } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
@@ -48,8 +48,8 @@ export default function RoleEditPage() {
 
   const rows = useMemo(
     () =>
-      MENU_MODULES.flatMap((m) =>
-        m.items
+      MENU_MODULES.flatMap((m) => [
+        ...m.items
           .filter((i) => i.web_url !== '/tools/lawful_intercept')
           .map((i) => ({
             key: `${m.id}:${i.web_url}`,
@@ -58,8 +58,89 @@ export default function RoleEditPage() {
             page: labels.item(m.group_name, i.display_name, i.web_url),
             url: i.web_url,
           })),
+        // Function permissions of the module that are not pages (e.g. view cost and rate in reports).
+        ...FUNCTION_PERMISSIONS.filter((f) => f.group_id === m.id).map((f) => ({
+          key: `${m.id}:${f.func_name}`,
+          moduleId: m.id,
+          module: labels.module(m.id, m.group_name),
+          page: f.display_name,
+          url: f.func_name,
+        })),
+      ]).filter((r, idx, all) => all.findIndex((x) => x.url === r.url) === idx),
+    [labels],
+import { Button, Card, Checkbox, Input, Space, Table, Form } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { serverMessage } from '../../i18n';
+import { useNavigate, useParams } from 'react-router-dom';
+import { ApiError, call } from '../../api/client';
+import { useApi } from '../../api/queries';
+import { useFeedback } from '../../app/feedback';
+import { Spinner } from '../../components/Spinner';
+
+type Flags = { readable: boolean; writable: boolean; executable: boolean };
+const NONE: Flags = { readable: false, writable: false, executable: false };
+
+/** A role: its name, which modules it sees, and read/write/execute per page. */
+export default function RoleEditPage() {
+  const { t } = useTranslation();
+  const labels = useMenuLabels();
+  const navigate = useNavigate();
+  const { flash } = useFeedback();
+  const { id } = useParams();
+  const roleId = id ? Number(id) : null;
+  const existing = useApi(
+    api.role.getRole,
+    { params: { id: roleId ?? 0 } },
+    { enabled: roleId !== null, staleTime: 0 },
+  );
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [groups, setGroups] = useState<Record<number, boolean>>({});
+  const [privs, setPrivs] = useState<Record<string, Flags>>({});
+
+  useEffect(() => {
+    const r = existing.data;
+    if (!r) return;
+    setName(r.role_name);
+    setGroups(Object.fromEntries(r.group_privilegies.map((g) => [g.id, g.readable])));
+    setPrivs(
+      Object.fromEntries(
+        r.role_privilegies.map((p) => [
+          p.func_name,
+          { readable: p.readable, writable: p.writable, executable: p.executable },
+        ]),
+      ),
+    );
+  }, [existing.data]);
+
+  const rows = useMemo(
+    () =>
+      MENU_MODULES.flatMap((m) => [
+        ...m.items
+          .filter((i) => i.web_url !== '/tools/lawful_intercept')
+          .map((i) => ({
+            key: `${m.id}:${i.web_url}`,
+            moduleId: m.id,
+            module: labels.module(m.id, m.group_name),
+            page: labels.item(m.group_name, i.display_name, i.web_url),
+            url: i.web_url,
+          })),
+<<<<<<< HEAD
       ).filter((r, idx, all) => all.findIndex((x) => x.url === r.url) === idx),
     [labels],
+=======
+        // Function permissions of the module that are not pages (e.g. view cost and rate in reports).
+        ...FUNCTION_PERMISSIONS.filter((f) => f.group_id === m.id).map((f) => ({
+          key: `${m.id}:${f.func_name}`,
+          moduleId: m.id,
+          module: m.group_name,
+          page: f.display_name,
+          url: f.func_name,
+        })),
+      ]).filter((r, idx, all) => all.findIndex((x) => x.url === r.url) === idx),
+    [],
+>>>>>>> cdrsearch
   );
   const setFlag = (url: string, flag: keyof Flags, v: boolean) =>
     setPrivs((p) => ({ ...p, [url]: { ...(p[url] ?? NONE), [flag]: v } }));
