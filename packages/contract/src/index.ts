@@ -14,3 +14,12 @@ export type { Ticket } from './endpoints/ticket';
 export * from './crud';
 export * from './csv';
 export type { CdrIn, ReleaseSide } from './endpoints/cdr';
+export type {
+  RerateCarrier,
+  RerateFigures,
+  RerateFilter,
+  RerateRun,
+  RerateSample,
+  RerateState,
+} from './endpoints/rerate';
+export type { BalanceCheckRow, LedgerRow } from './endpoints/finance';

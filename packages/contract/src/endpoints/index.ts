@@ -17,3 +17,5 @@ export * as routingExtras from './routing-extras';
 export * as rateReports from './rate-reports';
 export * as rateGeneration from './rate-generation';
 export * as cdr from './cdr';
+export * as rerate from './rerate';
+export * as finance from './finance';

@@ -5,6 +5,7 @@ import type { Services } from '../../services';
 import type { CallPath } from '../routing/routes';
 import { CdrIngest } from './ingest';
 import { BalancePoller } from './balance-poller';
+import { registerRerate } from './rerate-routes';
 
 /**
  * cdr (issue 10): the money path. CDR ingest from the switch (POST /switch/cdr), rating of both
@@ -15,6 +16,8 @@ export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): 
   const poller = new BalancePoller(s, path.live);
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
+
+  registerRerate(app, s, path);
 
   implement(app, s, api.cdr.switchCdr, async (ctx) =>
     ingest.ingest(ctx.body.batch_id, ctx.body.cdrs, 'switch'),
