@@ -125,7 +125,7 @@ export function registerRerate(app: FastifyInstance, s: Services, path: CallPath
     const total = await qb.select((e) => e.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     const rows = await qb
       .selectAll()
-      .orderBy('run_id', q.order_dir === 'asc' ? 'asc' : 'desc')
+      .orderBy('run_id', q.order_by ? q.order_dir : 'desc')
       .limit(q.per_page)
       .offset(q.page * q.per_page)
       .execute();
@@ -164,9 +164,17 @@ export function registerRerate(app: FastifyInstance, s: Services, path: CallPath
         })
         .where('run_id', '=', ctx.params.id)
         .execute();
-      await s.audit.record(trx, actor, 'rerate', ctx.params.id, resume ? 'resume' : 'apply', { state: r.state }, {
-        state: 'applying',
-      });
+      await s.audit.record(
+        trx,
+        actor,
+        'rerate',
+        ctx.params.id,
+        resume ? 'resume' : 'apply',
+        { state: r.state },
+        {
+          state: 'applying',
+        },
+      );
       return true;
     });
     if (started) runner.start(ctx.params.id);

@@ -96,7 +96,8 @@ function storedMoney(c: StoredCdr): CdrMoney {
   };
 }
 
-const eqMoney = (a: string | null, b: Micros | null) => (a === null ? b === null : b !== null && parseMoney(a) === b);
+const eqMoney = (a: string | null, b: Micros | null) =>
+  a === null ? b === null : b !== null && parseMoney(a) === b;
 
 /** Whether the new rating writes anything different into the CDR's rated fields. */
 function ratedFieldsDiffer(c: StoredCdr, r: CdrRating): boolean {
@@ -304,7 +305,11 @@ export async function runRerate(deps: RerateDeps, runId: number, progress?: Rera
     s.log.error({ err, runId }, 'rerate run failed');
     await s.db
       .updateTable('rerate_runs')
-      .set({ state: 'failed', error: err instanceof Error ? err.message : String(err), finished_at: new Date() })
+      .set({
+        state: 'failed',
+        error: err instanceof Error ? err.message : String(err),
+        finished_at: new Date(),
+      })
       .where('run_id', '=', runId)
       .execute();
   }
@@ -321,7 +326,9 @@ async function snapshotOf(deps: RerateDeps): Promise<RoutingSnapshot> {
 
 async function shortCall(s: Services): Promise<{ seconds: number; charges: Map<number, Micros> }> {
   const rows = await sql<{ client_id: number; charge: string }>`
-    SELECT client_id, short_call_charge::text AS charge FROM carriers WHERE short_call_charge <> 0`.execute(s.db);
+    SELECT client_id, short_call_charge::text AS charge FROM carriers WHERE short_call_charge <> 0`.execute(
+    s.db,
+  );
   return {
     seconds: (await s.settings.system()).short_call_seconds,
     charges: new Map(rows.rows.map((r) => [r.client_id, parseMoney(r.charge)])),
@@ -438,7 +445,11 @@ async function apply(
           rewrite.push(i);
         }
       });
-      if (rewrite.length) await rewriteCdrs(trx, rewrite.map((i) => [rows[i]!, ratings[i]!] as const));
+      if (rewrite.length)
+        await rewriteCdrs(
+          trx,
+          rewrite.map((i) => [rows[i]!, ratings[i]!] as const),
+        );
       const ref = `rerate-${runId}-${chunk}`;
       const moved = await moveBalances(
         trx,
@@ -517,4 +528,3 @@ async function rewriteCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRati
       er, esf, ecol, ej, eb, ecost, profit, ur)
     WHERE cdrs.cdr_id = v.id AND cdrs.start_time = v.st`.execute(trx);
 }
-

@@ -93,7 +93,15 @@ export function registerFinance(app: FastifyInstance, s: Services): void {
     const actor = actorOf(ctx);
     const fixed = await regenerateBalances(s.db, ctx.body.client_ids, actor.user.name);
     if (fixed.length)
-      await s.audit.record(s.db, actor, 'balance', fixed.map((f) => f.client_id).join(','), 'regenerate', fixed, null);
+      await s.audit.record(
+        s.db,
+        actor,
+        'balance',
+        fixed.map((f) => f.client_id).join(','),
+        'regenerate',
+        fixed,
+        null,
+      );
     return { regenerated: fixed.map(({ last_ledger_id: _, ...r }) => r) };
   });
 }
