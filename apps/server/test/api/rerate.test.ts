@@ -327,7 +327,7 @@ describe('Tools > Rerate', () => {
       .executeTakeFirstOrThrow();
     fails(
       await h.call('PATCH', `/api/tools/rerate/${pending.run_id}/apply`, { token: admin }),
-      150,
+      170,
       /preview/,
     );
     const stranger = await makeRestrictedAdmin(h, admin, 'rerate_stranger');
