@@ -33,10 +33,10 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const db = () => h.built.services.db;
-const qs = (query: Record<string, unknown>) =>
-  Object.keys(query).length
-    ? '?' + new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))
-    : '';
+const qs = (query: Record<string, unknown>) => {
+  const p = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+  return p.size ? `?${p.toString()}` : '';
+};
 const list = (token: string, query: Record<string, unknown> = {}) =>
   h.call<Transactions>('GET', `/api/finance/actual_transaction/list${qs(query)}`, { token });
 

@@ -6,6 +6,8 @@ import { rateDeliveryRoutes } from '../features/rate-delivery/routes';
 import { routingExtrasRoutes } from '../features/routing-extras/routes';
 import { rateReportRoutes } from '../features/rate-reports/routes';
 import { rateGenerationRoutes } from '../features/rategen/routes';
+import { rerateRoutes } from '../features/rerate/routes';
+import { financeRoutes } from '../features/finance/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -18,4 +20,6 @@ export const areaRoutes: RouteDef[] = [
   ...routingExtrasRoutes,
   ...rateReportRoutes,
   ...rateGenerationRoutes,
+  ...rerateRoutes,
+  ...financeRoutes,
 ];
