@@ -81,12 +81,14 @@ test.beforeAll(async () => {
 
 test('an admin previews and applies a rerate; the balance and the ledger change once', async ({ page }) => {
   await enterAsAdmin(page, '/tools/rerate');
-  const inputs = page.getByTestId('rerate-range').locator('input');
-  await inputs.first().click();
-  await inputs.first().fill(`${DAY} 00:00:00`);
-  await inputs.first().press('Enter');
-  await inputs.nth(1).fill(`${DAY} 23:59:59`);
-  await inputs.nth(1).press('Enter');
+  const from = page.getByPlaceholder('Start date');
+  await from.click();
+  await from.fill(`${DAY} 00:00:00`);
+  await from.press('Enter');
+  const to = page.getByPlaceholder('End date');
+  await to.fill(`${DAY} 23:59:59`);
+  await to.press('Enter');
+  await expect(to).toHaveValue(`${DAY} 23:59:59`);
   await pick(page, page.getByTestId('rerate-customer_ids'), customer.name);
   await page.getByTestId('rerate-rates').getByText('A named rate table for a side').click();
   await pick(page, page.getByTestId('rerate-ingress_rate_table_id'), newTable.name);
