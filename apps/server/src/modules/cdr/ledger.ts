@@ -138,6 +138,8 @@ export async function regenerateBalances(
   db: Db,
   clientIds: readonly number[],
   by: string,
+  /** Called inside the transaction with the carriers set right (the modification log). */
+  record?: (trx: Db, fixed: readonly BalanceCheck[]) => Promise<void>,
 ): Promise<BalanceCheck[]> {
   return db.transaction().execute(async (trx) => {
     const all = await checkBalances(trx, { clientIds, lock: true });
@@ -154,6 +156,7 @@ export async function regenerateBalances(
     await sql`UPDATE carriers c SET balance = v.total
       FROM unnest(${wrong.map((r) => r.client_id)}::int4[], ${wrong.map((r) => r.ledger)}::numeric[]) AS v(id, total)
       WHERE c.client_id = v.id`.execute(trx);
+    await record?.(trx, wrong);
     return wrong;
   });
 }
