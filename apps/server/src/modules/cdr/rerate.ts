@@ -162,7 +162,9 @@ async function readChunk(
   const after =
     cursor.start === null
       ? sql`true`
-      : sql`(start_time, cdr_id) > (${cursor.start}::timestamptz, ${cursor.id}::int8)`;
+      : // the start bound alone lets the (start_time) index skip the chunks done; the pair breaks ties
+        sql`start_time >= ${cursor.start}::timestamptz
+          AND (start_time, cdr_id) > (${cursor.start}::timestamptz, ${cursor.id}::int8)`;
   const rows = await sql<StoredCdr>`
     SELECT ${SELECT} FROM cdrs WHERE ${filterSql(f)} AND ${after}
     ORDER BY start_time, cdr_id LIMIT ${size} ${lock ? sql`FOR UPDATE` : sql``}`.execute(db);
