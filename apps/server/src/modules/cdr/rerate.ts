@@ -349,29 +349,36 @@ async function countMatched(db: Db, f: RerateFilter): Promise<number> {
 
 const yieldLoop = () => new Promise<void>((r) => setImmediate(r));
 
-function rateAll(
+/** Rates a chunk's CDRs, yielding the event loop every 1,000 CDRs. */
+async function rateAll(
   snapshot: RoutingSnapshot,
   f: RerateFilter,
   short: { seconds: number; charges: Map<number, Micros> },
   rows: readonly StoredCdr[],
-): CdrRating[] {
+): Promise<CdrRating[]> {
   const tables = { ingress: f.ingress_rate_table_id, egress: f.egress_rate_table_id };
-  return rows.map((c) =>
-    rateCdr(
-      snapshot,
-      {
-        ingress_trunk_id: c.ingress_trunk_id,
-        egress_trunk_id: c.egress_trunk_id,
-        ani: c.ani,
-        dnis: c.dnis,
-        lrn: c.lrn,
-        start_ms: c.start_ms,
-        duration: c.call_duration,
-      },
-      short,
-      tables,
-    ),
-  );
+  const out: CdrRating[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && i % 1000 === 0) await yieldLoop();
+    const c = rows[i]!;
+    out.push(
+      rateCdr(
+        snapshot,
+        {
+          ingress_trunk_id: c.ingress_trunk_id,
+          egress_trunk_id: c.egress_trunk_id,
+          ani: c.ani,
+          dnis: c.dnis,
+          lrn: c.lrn,
+          start_ms: c.start_ms,
+          duration: c.call_duration,
+        },
+        short,
+        tables,
+      ),
+    );
+  }
+  return out;
 }
 
 async function preview(
@@ -392,7 +399,7 @@ async function preview(
   for (;;) {
     const rows = await readChunk(db, f, cursor, false, size);
     if (rows.length === 0) break;
-    const ratings = rateAll(snapshot, f, short, rows);
+    const ratings = await rateAll(snapshot, f, short, rows);
     rows.forEach((c, i) => {
       const r = ratings[i]!;
       const old = storedMoney(c);
@@ -436,7 +443,7 @@ async function apply(
     const done = await s.db.transaction().execute(async (trx) => {
       const rows = await readChunk(trx, f, cursor, true, size);
       if (rows.length === 0) return null;
-      const ratings = rateAll(snapshot, f, short, rows);
+      const ratings = await rateAll(snapshot, f, short, rows);
       const rewrite: number[] = [];
       rows.forEach((c, i) => {
         const r = ratings[i]!;
