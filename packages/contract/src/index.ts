@@ -17,3 +17,12 @@ export * from './csv';
 export type { CdrIn, ReleaseSide } from './endpoints/cdr';
 export * from './input-rules';
 export type { CdrFieldDef, CdrFilter, CdrRow, CdrSearchQuery, PortalFieldRow } from './endpoints/cdr-search';
+export type {
+  RerateCarrier,
+  RerateFigures,
+  RerateFilter,
+  RerateRun,
+  RerateSample,
+  RerateState,
+} from './endpoints/rerate';
+export type { BalanceCheckRow, LedgerRow } from './endpoints/finance';

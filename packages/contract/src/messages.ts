@@ -426,6 +426,21 @@ const catalogue = {
     ch: '{0}：中继 [{1}] 不存在',
     de: '{0}: Trunk [{1}] existiert nicht',
   },
+  rerateRangeTooLong: {
+    en: 'A rerate covers at most {0} days',
+    ch: '重新计费最多覆盖 {0} 天',
+    de: 'Eine Neubewertung umfasst höchstens {0} Tage',
+  },
+  rerateNotPreviewed: {
+    en: 'The rerate can be applied once its preview has finished',
+    ch: '预览完成后才能应用重新计费',
+    de: 'Die Neubewertung kann erst nach Abschluss der Vorschau angewendet werden',
+  },
+  rateTableMissing: {
+    en: 'Rate table [{0}] does not exist',
+    ch: '费率表 [{0}] 不存在',
+    de: 'Tariftabelle [{0}] existiert nicht',
+  },
   engineNotReady: {
     en: 'The routing engine is still loading the configuration; try again in a moment',
     ch: '路由引擎仍在加载配置，请稍后重试',

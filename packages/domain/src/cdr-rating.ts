@@ -96,6 +96,15 @@ export interface CdrToRate {
   readonly duration: number;
 }
 
+/**
+ * A rerate's choice of rate table per side (null or absent: the trunk's own, as at ingest). The
+ * named table prices every CDR of that side whatever its trunk or product says.
+ */
+export interface RateTableChoice {
+  readonly ingress?: number | null;
+  readonly egress?: number | null;
+}
+
 /** Why a leg could not be priced (stored with the CDR; a rerate prices it later). */
 export type UnpricedReason =
   | 'unknown_ingress_trunk'
@@ -202,11 +211,13 @@ export function ingressNumbers(
  * egress rate (likewise), profit = revenue - cost. The short call charge of the customer is added
  * to the revenue of an answered call whose duration is below `shortCallSeconds` (0 = off).
  * A leg without a price is cost 0 and names the reason; the CDR is kept and a rerate prices it.
+ * `tables` (rerate): a named rate table for a side instead of the trunk's.
  */
 export function rateCdr(
   snapshot: RoutingSnapshot,
   cdr: CdrToRate,
   shortCall: { readonly seconds: number; readonly charges: ReadonlyMap<number, Micros> } | null = null,
+  tables: RateTableChoice | null = null,
 ): CdrRating {
   let unpriced: UnpricedReason | null = null;
   const inTrunk = snapshot.trunks.get(cdr.ingress_trunk_id);
@@ -219,7 +230,7 @@ export function rateCdr(
     const numbers = ingressNumbers(inTrunk, cdr.ani, cdr.dnis);
     pricedAni = numbers.ani;
     pricedDnis = numbers.dnis;
-    const tableId = numbers.product?.rate_table_id ?? null;
+    const tableId = tables?.ingress ?? numbers.product?.rate_table_id ?? null;
     if (tableId === null || !snapshot.rate_tables.has(tableId)) unpriced = 'no_ingress_rate_table';
     else {
       const number = inTrunk.bill_by === 'lrn' && lrn !== null ? lrn : pricedDnis;
@@ -233,12 +244,12 @@ export function rateCdr(
   if (cdr.egress_trunk_id !== null) {
     const outTrunk = snapshot.trunks.get(cdr.egress_trunk_id);
     egress = NO_LEG(outTrunk?.carrier_id ?? null);
+    const tableId = tables?.egress ?? outTrunk?.rate_table_id ?? null;
     if (outTrunk === undefined) unpriced ??= 'unknown_egress_trunk';
-    else if (outTrunk.rate_table_id === null || !snapshot.rate_tables.has(outTrunk.rate_table_id))
-      unpriced ??= 'no_egress_rate_table';
+    else if (tableId === null || !snapshot.rate_tables.has(tableId)) unpriced ??= 'no_egress_rate_table';
     else {
       const number = outTrunk.bill_by === 'lrn' && lrn !== null ? lrn : pricedDnis;
-      const priced = priceNumber(snapshot, outTrunk.rate_table_id, pricedAni, number, cdr.start_ms);
+      const priced = priceNumber(snapshot, tableId, pricedAni, number, cdr.start_ms);
       if (priced === null) unpriced ??= 'no_egress_rate';
       else egress = legOf(outTrunk.carrier_id, priced, number, cdr.duration);
     }

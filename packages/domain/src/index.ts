@@ -35,10 +35,13 @@ export type {
   CdrToRate,
   PricedNumber,
   RatedCdrLeg,
+  RateTableChoice,
   UnpricedReason,
 } from './cdr-rating';
 export { ingressNumbers, priceNumber, rateCdr, rateCdrLeg } from './cdr-rating';
 export { affordableSeconds, CREDIT_HORIZON_S, holdFor } from './credit';
+export type { CarrierRerate, CdrMoney, LedgerSide, SideChange } from './rerate';
+export { balanceEffect, moneyOf, RerateTally, sameMoney } from './rerate';
 
 // Lookups
 export type { PrefixRow } from './prefix-index';

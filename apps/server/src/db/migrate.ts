@@ -14,6 +14,7 @@ import * as m0012 from './migrations/0012_cdr';
 import * as m0014 from './migrations/0014_jobs';
 import * as m0013 from './migrations/0013_hardening';
 import * as m0015 from './migrations/0015_cdr_search';
+import * as m0016 from './migrations/0016_rerate';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0014_jobs': m0014,
   '0013_hardening': m0013,
   '0015_cdr_search': m0015,
+  '0016_rerate': m0016,
 };
 
 /** Every migration, in the order they apply. */

@@ -80,7 +80,15 @@ export interface CdrsTable {
 }
 
 export type LedgerKind =
-  'opening' | 'usage' | 'payment' | 'adjustment' | 'rerate' | 'credit_note' | 'debit_note' | 'reset';
+  | 'opening'
+  | 'usage'
+  | 'payment'
+  | 'adjustment'
+  | 'rerate'
+  | 'credit_note'
+  | 'debit_note'
+  | 'reset'
+  | 'regenerate';
 
 export interface LedgerTable {
   ledger_id: Generated<number>;
@@ -97,7 +105,30 @@ export interface LedgerTable {
   created_by: Generated<string>;
 }
 
+export type RerateState = 'previewing' | 'previewed' | 'applying' | 'applied' | 'failed';
+
+/** Tools > Rerate runs (migration 0016_rerate). */
+export interface RerateRunsTable {
+  run_id: Generated<number>;
+  created_by: string;
+  created_at: Generated<Date>;
+  filter: ColumnType<unknown, string, string>;
+  state: ColumnType<RerateState, RerateState | undefined, RerateState>;
+  matched: Generated<number>;
+  processed: Generated<number>;
+  preview: ColumnType<unknown, string | null | undefined, string | null>;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+  cursor_start: Timestamp | null;
+  cursor_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  chunk: Generated<number>;
+  applied_by: string | null;
+  apply_started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  error: Generated<string>;
+}
+
 export interface CdrTables {
+  rerate_runs: RerateRunsTable;
   cdr_batches: CdrBatchesTable;
   cdr_keys: CdrKeysTable;
   cdrs: CdrsTable;

@@ -22,6 +22,7 @@ import { registerRateGeneration } from './rate-generation/routes';
 import { registerCdr } from './cdr/routes';
 import { registerJobs } from './jobs/routes';
 import { registerCdrSearch } from './cdr-search/routes';
+import { registerFinance } from './finance/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -45,6 +46,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerRateGeneration(app, s);
   registerCdr(app, s, callPath);
   registerCdrSearch(app, s);
+  registerFinance(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

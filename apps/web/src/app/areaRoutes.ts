@@ -8,6 +8,8 @@ import { rateReportRoutes } from '../features/rate-reports/routes';
 import { rateGenerationRoutes } from '../features/rategen/routes';
 import { jobRoutes } from '../features/jobs/routes';
 import { cdrRoutes } from '../features/cdr/routes';
+import { rerateRoutes } from '../features/rerate/routes';
+import { financeRoutes } from '../features/finance/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -22,4 +24,6 @@ export const areaRoutes: RouteDef[] = [
   ...rateGenerationRoutes,
   ...jobRoutes,
   ...cdrRoutes,
+  ...rerateRoutes,
+  ...financeRoutes,
 ];

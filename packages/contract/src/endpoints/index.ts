@@ -19,3 +19,5 @@ export * as rateReports from './rate-reports';
 export * as rateGeneration from './rate-generation';
 export * as cdr from './cdr';
 export * as cdrSearch from './cdr-search';
+export * as rerate from './rerate';
+export * as finance from './finance';

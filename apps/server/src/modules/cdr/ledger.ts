@@ -85,35 +85,78 @@ export interface BalanceCheck {
   readonly name: string;
   readonly stored: string;
   readonly ledger: string;
+  /** ledger − stored. */
   readonly difference: string;
+  readonly ledger_rows: number;
+  /** The carrier's newest ledger row (the regenerate row's reference). */
+  readonly last_ledger_id: number;
 }
 
 /**
- * Regenerate balance (Finance): each carrier's ledger sum against its stored balance. With `fix`,
- * every stored balance that differs is set to its ledger sum, in one transaction.
+ * Each carrier's ledger sum against its stored balance (Finance > Regenerate Balance), by carrier
+ * id; `lock` takes the carriers FOR UPDATE (inside a transaction).
  */
 export async function checkBalances(
   db: Db,
-  fix: boolean,
-  clientIds?: readonly number[],
+  opts: { clientIds?: readonly number[]; lock?: boolean } = {},
 ): Promise<BalanceCheck[]> {
-  const run = async (trx: Db) => {
-    const rows = await sql<{ client_id: number; name: string; stored: string; ledger: string }>`
-      SELECT c.client_id, c.name, c.balance::text AS stored, coalesce(l.total, 0)::text AS ledger
-      FROM carriers c LEFT JOIN (SELECT client_id, sum(amount) AS total FROM ledger GROUP BY client_id) l
-        ON l.client_id = c.client_id
-      WHERE ${clientIds ? sql`c.client_id = ANY(${[...clientIds]}::int4[])` : sql`true`}
-      ORDER BY c.client_id ${fix ? sql`FOR UPDATE OF c` : sql``}`.execute(trx);
-    const out = rows.rows.map((r) => {
-      const diff = parseMoney(r.ledger) - parseMoney(r.stored);
-      return { ...r, difference: formatMoney(diff, 6) };
-    });
-    const wrong = out.filter((r) => parseMoney(r.difference) !== 0n);
-    if (fix && wrong.length > 0)
-      await sql`UPDATE carriers c SET balance = v.total
-        FROM unnest(${wrong.map((r) => r.client_id)}::int4[], ${wrong.map((r) => r.ledger)}::numeric[]) AS v(id, total)
-        WHERE c.client_id = v.id`.execute(trx);
-    return out;
-  };
-  return fix ? db.transaction().execute(run) : run(db);
+  const rows = await sql<{
+    client_id: number;
+    name: string;
+    stored: string;
+    ledger: string;
+    ledger_rows: string;
+    last_ledger_id: string;
+  }>`
+    SELECT c.client_id, c.name, c.balance::text AS stored, coalesce(l.total, 0)::text AS ledger,
+      coalesce(l.n, 0)::text AS ledger_rows, coalesce(l.last_id, 0)::text AS last_ledger_id
+    FROM carriers c LEFT JOIN (
+      SELECT client_id, sum(amount) AS total, count(*) AS n, max(ledger_id) AS last_id FROM ledger GROUP BY client_id
+    ) l ON l.client_id = c.client_id
+    WHERE ${opts.clientIds?.length ? sql`c.client_id = ANY(${[...opts.clientIds]}::int4[])` : sql`true`}
+    ORDER BY c.client_id ${opts.lock ? sql`FOR UPDATE OF c` : sql``}`.execute(db);
+  return rows.rows.map((r) => ({
+    client_id: r.client_id,
+    name: r.name,
+    stored: formatMoney(parseMoney(r.stored), 6),
+    ledger: formatMoney(parseMoney(r.ledger), 6),
+    difference: formatMoney(parseMoney(r.ledger) - parseMoney(r.stored), 6),
+    ledger_rows: Number(r.ledger_rows),
+    last_ledger_id: Number(r.last_ledger_id),
+  }));
+}
+
+/**
+ * Regenerate balance: in one transaction, every listed carrier (none: all) whose stored balance
+ * differs from its ledger's sum gets the sum as its balance, and a 'regenerate' ledger row records
+ * it: amount 0, balance before and after the ledger's sum (the chain of befores and afters goes on
+ * from the sum), the old stored balance in the note. The reference is the carrier's newest ledger
+ * row, so the same mismatch is recorded once; carriers that agree are left alone, so running it
+ * again changes nothing. Returns the carriers set right, as they were.
+ */
+export async function regenerateBalances(
+  db: Db,
+  clientIds: readonly number[],
+  by: string,
+  /** Called inside the transaction with the carriers set right (the modification log). */
+  record?: (trx: Db, fixed: readonly BalanceCheck[]) => Promise<void>,
+): Promise<BalanceCheck[]> {
+  return db.transaction().execute(async (trx) => {
+    const all = await checkBalances(trx, { clientIds, lock: true });
+    const wrong = all.filter((r) => parseMoney(r.difference) !== 0n);
+    if (wrong.length === 0) return [];
+    await sql`
+      INSERT INTO ledger (client_id, kind, side, ref, amount, balance_before, balance_after, note, created_by)
+      SELECT id, 'regenerate', '', ref, 0, total, total, note, ${by} FROM unnest(
+        ${wrong.map((r) => r.client_id)}::int4[], ${wrong.map((r) => `regenerate-${r.last_ledger_id}`)}::text[],
+        ${wrong.map((r) => r.ledger)}::numeric[],
+        ${wrong.map((r) => `Stored balance ${r.stored} differed from the ledger by ${r.difference}; set to ${r.ledger}`)}::text[]
+      ) AS v(id, ref, total, note)
+      ON CONFLICT (client_id, kind, side, ref) DO NOTHING`.execute(trx);
+    await sql`UPDATE carriers c SET balance = v.total
+      FROM unnest(${wrong.map((r) => r.client_id)}::int4[], ${wrong.map((r) => r.ledger)}::numeric[]) AS v(id, total)
+      WHERE c.client_id = v.id`.execute(trx);
+    await record?.(trx, wrong);
+    return wrong;
+  });
 }

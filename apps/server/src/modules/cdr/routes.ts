@@ -6,6 +6,7 @@ import type { CallPath } from '../routing/routes';
 import { CdrIngest } from './ingest';
 import { BalancePoller } from './balance-poller';
 import { schedulePartitionMaintenance } from './partition-job';
+import { registerRerate } from './rerate-routes';
 
 /**
  * cdr (issue 10): the money path. CDR ingest from the switch (POST /switch/cdr), rating of both
@@ -17,6 +18,8 @@ export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): 
   schedulePartitionMaintenance(s, ingest.partitions);
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
+
+  registerRerate(app, s, path);
 
   implement(app, s, api.cdr.switchCdr, async (ctx) =>
     ingest.ingest(ctx.body.batch_id, ctx.body.cdrs, 'switch'),

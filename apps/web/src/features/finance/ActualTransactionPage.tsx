@@ -1,0 +1,138 @@
+import { api, type LedgerRow } from '@tandem/contract';
+import { DatePicker, Descriptions, Input, Select, Space, Table } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { useApi } from '../../api/queries';
+import { useSession } from '../../app/session';
+import { useListState } from '../rates/useListState';
+import { when } from '../routing/shared';
+import { useRerateLookups } from '../rerate/ReratePage';
+import './i18n';
+
+/**
+ * Finance > Actual Transaction (and the portal's Billing > Transaction): the ledger, every change
+ * of a carrier's balance with the balance before and after, filtered by carrier, type, side,
+ * reference and time, with the totals of the whole filter. A client sees only its own carrier
+ * (the server enforces it); the carrier filter is for admins.
+ */
+export default function ActualTransactionPage() {
+  const { t } = useTranslation();
+  const admin = useSession().session?.user.user_type === 'admin';
+  const ls = useListState({ orderBy: 'ledger_id' });
+  const f = ls.filters;
+  const sorted = new URLSearchParams(window.location.hash.split('?')[1] ?? '').has('order_by');
+  const query = { ...ls.query, ...f, order_by: sorted ? ls.query.order_by : undefined };
+  const list = useApi(api.finance.listTransactions, { query: query as never });
+  const range = [f.time_from ? dayjs(f.time_from) : null, f.time_to ? dayjs(f.time_to) : null] as const;
+  return (
+    <div>
+      <div className="page-head">
+        <h1>{t(admin ? 'finance.actualTransaction' : 'finance.transaction')}</h1>
+      </div>
+      <Space wrap style={{ marginBottom: 12 }}>
+        {admin && <CarrierFilter value={f.client_id} onChange={(v) => ls.setFilter('client_id', v)} />}
+        <Select
+          allowClear
+          placeholder={t('finance.kind')}
+          value={f.kind}
+          onChange={(v?: string) => ls.setFilter('kind', v ?? null)}
+          style={{ width: 170 }}
+          data-testid="filter-kind"
+          options={api.finance.LEDGER_KINDS.map((k) => ({ value: k, label: t(`finance.kinds.${k}`) }))}
+        />
+        <Select
+          allowClear
+          placeholder={t('finance.side')}
+          value={f.side}
+          onChange={(v?: string) => ls.setFilter('side', v ?? null)}
+          style={{ width: 140 }}
+          data-testid="filter-side"
+          options={api.finance.LEDGER_SIDES.map((k) => ({ value: k, label: t(`finance.sides.${k}`) }))}
+        />
+        <Input.Search
+          allowClear
+          placeholder={t('finance.ref')}
+          defaultValue={f.ref}
+          onSearch={(v) => ls.setFilter('ref', v)}
+          style={{ width: 220 }}
+          data-testid="filter-ref"
+        />
+        <DatePicker.RangePicker
+          showTime
+          allowEmpty={[true, true]}
+          value={range as never}
+          onChange={(v) =>
+            ls.setFilters({
+              time_from: v?.[0] ? v[0].toISOString() : null,
+              time_to: v?.[1] ? v[1].toISOString() : null,
+            })
+          }
+          data-testid="filter-time"
+        />
+      </Space>
+      {list.data && (
+        <Descriptions size="small" column={4} title={t('finance.totals')} data-testid="ledger-totals">
+          <Descriptions.Item label={t('finance.rows')}>{list.data.total}</Descriptions.Item>
+          <Descriptions.Item label={t('finance.total')}>
+            <span data-testid="ledger-total">{list.data.totals.amount}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('finance.credit')}>{list.data.totals.credit}</Descriptions.Item>
+          <Descriptions.Item label={t('finance.debit')}>{list.data.totals.debit}</Descriptions.Item>
+        </Descriptions>
+      )}
+      <Table<LedgerRow>
+        rowKey="ledger_id"
+        size="small"
+        scroll={{ x: 'max-content' }}
+        loading={list.isLoading}
+        dataSource={list.data?.items ?? []}
+        data-testid="ledger"
+        onRow={(r) => ({ 'data-testid': `ledger-${r.ledger_id}` }) as React.HTMLAttributes<HTMLElement>}
+        onChange={(pg, _f, s) => ls.onTableChange(pg, s)}
+        pagination={ls.pagination(list.data?.total ?? 0)}
+        columns={[
+          { key: 'created_at', title: t('finance.time'), render: (_, r) => when(r.created_at), sorter: true },
+          ...(admin
+            ? [{ key: 'client_name', title: t('finance.carrier'), dataIndex: 'client_name', sorter: true }]
+            : []),
+          {
+            key: 'kind',
+            title: t('finance.kind'),
+            render: (_, r) => t(`finance.kinds.${r.kind}`),
+            sorter: true,
+          },
+          {
+            key: 'side',
+            title: t('finance.side'),
+            render: (_, r) => (r.side ? t(`finance.sides.${r.side}`) : ''),
+          },
+          { key: 'ref', title: t('finance.ref'), dataIndex: 'ref' },
+          { key: 'amount', title: t('finance.amount'), dataIndex: 'amount', align: 'right', sorter: true },
+          { key: 'balance_before', title: t('finance.before'), dataIndex: 'balance_before', align: 'right' },
+          { key: 'balance_after', title: t('finance.after'), dataIndex: 'balance_after', align: 'right' },
+          { key: 'cdr_count', title: t('finance.cdrCount'), dataIndex: 'cdr_count', align: 'right' },
+          { key: 'note', title: t('finance.note'), dataIndex: 'note' },
+          { key: 'created_by', title: t('finance.by'), dataIndex: 'created_by' },
+        ]}
+      />
+    </div>
+  );
+}
+
+function CarrierFilter({ value, onChange }: { value?: string; onChange: (v: string | null) => void }) {
+  const { t } = useTranslation();
+  const lk = useRerateLookups();
+  return (
+    <Select
+      allowClear
+      showSearch
+      optionFilterProp="label"
+      placeholder={t('finance.carrier')}
+      value={value ? Number(value) : undefined}
+      onChange={(v?: number) => onChange(v === undefined ? null : String(v))}
+      style={{ width: 220 }}
+      data-testid="filter-carrier"
+      options={[...lk.customers, ...lk.vendors].sort((a, b) => a.label.localeCompare(b.label))}
+    />
+  );
+}

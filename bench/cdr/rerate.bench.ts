@@ -1,0 +1,138 @@
+/**
+ * Rerate speed (issue 10 section 3): 100,000 CDRs (env CDRS) of one day ingested through
+ * POST /api/switch/cdr (the SDF configuration of the routing benchmarks: a customer on the SDF deck
+ * +25 %, 10 vendors), then the customer's rates raised 10 % and every CDR of the day rerated:
+ * preview, apply (chunks of 5,000, each one transaction with its ledger rows), and a second run at
+ * the same rates (nothing changes). Prints CDRs/s of each phase and the worst event-loop delay
+ * seen while the apply ran. `DATABASE_URL=postgres://... npx tsx bench/cdr/rerate.bench.ts` for
+ * PostgreSQL, PGlite otherwise.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { configure, seeded, startServer } from '../routing/setup';
+
+const CDRS = Number(process.env.CDRS ?? 100_000);
+const BATCH = 10_000;
+const DAY = Date.parse('2026-11-20T00:00:00Z');
+
+async function main(): Promise<void> {
+  const { built, base, token, dropDb } = await startServer(process.env.DATABASE_URL ?? null);
+  const { key, customerTable, sdf } = await configure(built, base, token, 'sdf');
+  const db = built.services.db;
+  const ingress = (
+    await db
+      .selectFrom('trunks')
+      .select('trunk_id')
+      .where('name', '=', 'Bench ingress')
+      .executeTakeFirstOrThrow()
+  ).trunk_id;
+  const vendors = (
+    await db
+      .selectFrom('trunks')
+      .select(['trunk_id', 'tech_prefix'])
+      .where('direction', '=', 'egress')
+      .execute()
+  ).map((t) => t.trunk_id);
+  const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const r = await fetch(base + p, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        'x-auth-token': token,
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const env = (await r.json()) as { success: boolean; payload: Record<string, unknown>; error: unknown };
+    if (!env.success) throw new Error(`${method} ${p}: ${JSON.stringify(env.error)}`);
+    return env.payload;
+  };
+
+  const random = seeded(11);
+  const t0 = performance.now();
+  for (let b = 0; b * BATCH < CDRS; b++) {
+    const cdrs = [];
+    for (let i = 0; i < BATCH && b * BATCH + i < CDRS; i++) {
+      const n = b * BATCH + i;
+      const code = sdf[Math.floor(random() * sdf.length)]!.code;
+      const start = DAY + Math.floor((n * 86_000_000) / CDRS);
+      const duration = random() < 0.4 ? 0 : 1 + Math.floor(random() * 600);
+      const answer = duration ? start + 2000 : null;
+      cdrs.push({
+        call_id: `bench-${n}`,
+        attempt: 1,
+        is_final_attempt: true,
+        start_time: new Date(start).toISOString(),
+        answer_time: answer === null ? null : new Date(answer).toISOString(),
+        end_time: new Date((answer ?? start + 4000) + duration * 1000).toISOString(),
+        duration,
+        ingress_trunk_id: ingress,
+        egress_trunk_id: vendors[n % vendors.length],
+        source_ip: '198.51.100.7',
+        ani: '15550001111',
+        dnis: (code + '1234567890').slice(0, 12),
+        release_cause: duration ? 200 : 486,
+        release_side: 'O',
+        pdd_ms: 1000,
+      });
+    }
+    await call('POST', '/switch/cdr', { batch_id: `bench-${b}`, cdrs }, { 'x-switch-key': key });
+  }
+  const ingestS = (performance.now() - t0) / 1000;
+  console.log(`ingest ${CDRS} CDRs: ${ingestS.toFixed(1)} s (${Math.round(CDRS / ingestS)} CDRs/s)`);
+
+  await sql`UPDATE rates SET rate = round(rate * 1.1, 4) WHERE rate_table_id = ${customerTable}`.execute(db);
+  const before = Number((await call('GET', '/routing/engine/status')).version);
+  built.services.configChanged.notify();
+  for (;;) {
+    const st = await call('GET', '/routing/engine/status');
+    if (!st.building && Number(st.version) > before) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const filter = {
+    start_time: new Date(DAY).toISOString(),
+    end_time: new Date(DAY + 86_400_000).toISOString(),
+  };
+  const waitFor = async (id: number, state: string) => {
+    for (;;) {
+      const run = await call('GET', `/tools/rerate/${id}`);
+      if (run.state === state) return run;
+      if (run.state === 'failed') throw new Error(String(run.error));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  for (const label of ['first run (rates +10 %)', 'second run (same rates)']) {
+    const p0 = performance.now();
+    const id = Number((await call('POST', '/tools/rerate/create', filter)).object_id);
+    const previewed = await waitFor(id, 'previewed');
+    const previewS = (performance.now() - p0) / 1000;
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const a0 = performance.now();
+    await call('PATCH', `/tools/rerate/${id}/apply`);
+    const applied = await waitFor(id, 'applied');
+    const applyS = (performance.now() - a0) / 1000;
+    lag.disable();
+    const p = previewed.preview as { cdrs: number; changed: number };
+    const r = applied.result as { cdrs: number; changed: number; new_revenue: string };
+    console.log(
+      `${label}: preview ${p.cdrs} CDRs (${p.changed} changed) ${previewS.toFixed(1)} s (${Math.round(p.cdrs / previewS)} CDRs/s); ` +
+        `apply ${r.cdrs} CDRs (${r.changed} changed) ${applyS.toFixed(1)} s (${Math.round(r.cdrs / applyS)} CDRs/s); ` +
+        `event loop delay max ${(lag.max / 1e6).toFixed(0)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms`,
+    );
+  }
+  const check = await sql<{ n: string }>`
+    SELECT count(*)::text AS n FROM carriers c
+    WHERE c.balance <> (SELECT coalesce(sum(amount), 0) FROM ledger l WHERE l.client_id = c.client_id)`.execute(
+    db,
+  );
+  console.log(`carriers whose balance differs from the ledger: ${check.rows[0]!.n}`);
+  await built.app.close();
+  await dropDb();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { adminOnly } from '../access';
+import { instantFilter, listQuery, paged } from '../common';
+import { endpoint } from '../endpoint';
+
+/**
+ * Finance > Actual Transaction (the ledger: every change of a carrier's balance with the balance
+ * before and after) and Finance > Regenerate Balance (each carrier's balance against its ledger's
+ * sum; a fix sets the balance to the sum and records it). docs/cdr.md "Ledger and balances".
+ */
+const TAG = 'finance';
+export const LEDGER_KINDS = [
+  'opening',
+  'usage',
+  'payment',
+  'adjustment',
+  'rerate',
+  'credit_note',
+  'debit_note',
+  'reset',
+  'regenerate',
+] as const;
+export const LEDGER_SIDES = ['customer', 'vendor'] as const;
+
+export const ledgerRow = z.object({
+  ledger_id: z.number(),
+  client_id: z.number(),
+  client_name: z.string(),
+  created_at: z.string(),
+  kind: z.enum(LEDGER_KINDS),
+  side: z.string(),
+  ref: z.string(),
+  amount: z.string(),
+  balance_before: z.string(),
+  balance_after: z.string(),
+  cdr_count: z.number(),
+  note: z.string(),
+  created_by: z.string(),
+});
+export type LedgerRow = z.output<typeof ledgerRow>;
+
+export const transactionQuery = listQuery.extend({
+  client_id: z.coerce.number().int().positive().optional(),
+  kind: z.enum(LEDGER_KINDS).optional(),
+  side: z.enum(LEDGER_SIDES).optional(),
+  /** Reference (CDR batch, rerate run...) prefix. */
+  ref: z.string().trim().max(200).optional(),
+  time_from: instantFilter.optional(),
+  time_to: instantFilter.optional(),
+});
+
+export const listTransactions = endpoint({
+  method: 'GET',
+  path: '/finance/actual_transaction/list',
+  summary:
+    'The ledger, newest first by default (filters: carrier, kind, side, reference, time); a client user sees only its own carrier',
+  tag: TAG,
+  access: adminOnly('/finance/actual_transaction', 'read', ['client']),
+  query: transactionQuery,
+  payload: paged(ledgerRow).extend({
+    /** Over every row of the filter: sum of amounts, of credits (> 0) and debits (< 0). */
+    totals: z.object({ amount: z.string(), credit: z.string(), debit: z.string() }),
+  }),
+});
+
+export const balanceCheck = z.object({
+  client_id: z.number(),
+  name: z.string(),
+  /** The balance on the carrier. */
+  stored: z.string(),
+  /** The sum of its ledger. */
+  ledger: z.string(),
+  /** ledger − stored. */
+  difference: z.string(),
+  ledger_rows: z.number(),
+});
+export type BalanceCheckRow = z.output<typeof balanceCheck>;
+
+export const checkBalances = endpoint({
+  method: 'GET',
+  path: '/finance/regenerate_balance/list',
+  summary: "Each carrier's stored balance against the sum of its ledger (mismatched only by default)",
+  tag: TAG,
+  access: adminOnly('/finance/regenerate_balance', 'read'),
+  query: listQuery.extend({
+    client_id: z.coerce.number().int().positive().optional(),
+    mismatched_only: z.preprocess((v) => v === 'true' || v === '1' || v === true, z.boolean()).optional(),
+  }),
+  payload: paged(balanceCheck),
+});
+
+export const regenerate = endpoint({
+  method: 'POST',
+  path: '/finance/regenerate_balance/regenerate',
+  summary:
+    "Set each listed carrier's balance (none listed: every carrier) to its ledger's sum, with a 'regenerate' ledger row naming the old balance; carriers already in agreement are left alone",
+  tag: TAG,
+  access: adminOnly('/finance/regenerate_balance', 'write'),
+  body: z.object({ client_ids: z.array(z.number().int().positive()).max(10_000).default([]) }).strict(),
+  payload: z.object({ regenerated: z.array(balanceCheck) }),
+});
