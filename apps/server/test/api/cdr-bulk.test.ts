@@ -124,15 +124,15 @@ describe('tandem import-cdrs', () => {
     const file = writeJsonl('calls.jsonl', cdrs);
     const before = Number(await balance(f.customer));
     // the first two batches of three went in before the stop
-    const { ingest, close } = await openStandaloneIngest(h.built.services);
+    const standalone = await openStandaloneIngest(h.built.services);
     try {
       let n = 0;
       async function* firstTwo() {
         for await (const b of cdrFileBatches(file, 'jsonl', 3)) if (n++ < 2) yield b;
       }
-      expect((await ingest.ingestMany(firstTwo(), 'file')).stored).toBe(6);
+      expect((await standalone.ingest.ingestMany(firstTwo(), 'file')).stored).toBe(6);
     } finally {
-      close();
+      standalone.close();
     }
     const t = await importCdrsCommand(h.built.services, { file, batchSize: 3 }, out);
     expect(t).toMatchObject({ batches: 3, skipped_batches: 2, stored: 3, duplicates: 6 });
