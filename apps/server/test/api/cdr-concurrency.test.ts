@@ -87,5 +87,5 @@ describe('concurrent CDR batches', () => {
       );
       expect(ledger).toBeCloseTo(calls * rate, 6);
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -43,6 +43,9 @@ const TABLES = [
   'sip_hosts',
   'signin_history',
   'modification_log',
+  'cdrs',
+  'cdr_batches',
+  'ledger',
 ] as const;
 
 async function counts(): Promise<Record<string, number>> {
@@ -166,6 +169,9 @@ describe('tandem seed-demo', () => {
       ['vendor', 'demo_vendor', 'created'],
     ]);
     const after1 = await counts();
+    // a month of demo traffic went through the ingest
+    expect(after1.cdrs).toBeGreaterThan(20_000);
+    expect(lines.some((l) => /Demo data created: .*cdr \d+/.test(l))).toBe(true);
     lines.length = 0;
     const second = await seedDemoCommand(s, out);
     expect(await counts()).toEqual(after1);
