@@ -275,8 +275,8 @@ export async function importCdrsCommand(s: Services, args: ImportCdrsArgs, out: 
     });
     const seconds = (performance.now() - started) / 1000;
     out(
-      `Done in ${seconds.toFixed(1)} s: ${t.received} CDRs in ${t.batches} batches; stored ${t.stored}, ` +
-        `duplicates ${t.duplicates}${t.skipped_batches ? ` (${t.skipped_batches} batches imported before)` : ''}, ` +
+      `Done in ${seconds.toFixed(1)} s: ${t.received} CDRs in ${batches(t.batches)}; stored ${t.stored}, ` +
+        `duplicates ${t.duplicates}${t.skipped_batches ? ` (${batches(t.skipped_batches)} imported before)` : ''}, ` +
         `unpriced ${t.unpriced}; revenue ${formatMoney(t.revenue, 6)}, cost ${formatMoney(t.cost, 6)}.`,
     );
     return t;
@@ -284,6 +284,8 @@ export async function importCdrsCommand(s: Services, args: ImportCdrsArgs, out: 
     standalone.close();
   }
 }
+
+const batches = (n: number) => `${n} batch${n === 1 ? '' : 'es'}`;
 
 export function credentialTable(rows: DemoCredential[]): string[] {
   const header = ['Role', 'User name', 'Password', 'E-mail', 'Status'];

@@ -275,6 +275,11 @@ describe('cli.ts', () => {
       expect(bad.stderr).toMatch(/--password: Password must be 8 to 15 characters/);
       expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false); // checked before opening the database
 
+      const noCsv = run(['import-cdrs', 'calls.txt', '--batch-size', '100'], dataDir);
+      expect(noCsv.status).toBe(2);
+      expect(noCsv.stderr).toMatch(/must end in \.csv, \.jsonl or \.ndjson/);
+      expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false);
+
       const migrate = run(['migrate'], dataDir);
       expect(migrate.status, migrate.stderr).toBe(0);
       expect(migrate.stdout).toMatch(/applied 0001_frame/);
