@@ -45,7 +45,10 @@ beforeAll(async () => {
     await h.close();
   }
 }, 120_000);
+/** Children still running when the test ends (it failed half-way): stopped, never left behind. */
+const running = new Set<ChildProcess>();
 afterAll(async () => {
+  for (const c of running) c.kill('SIGKILL');
   if (pgdb) await pgdb.drop();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -85,7 +88,13 @@ async function startChild(): Promise<Child> {
   });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
+  running.add(proc);
+  const exited = new Promise<void>((resolve) =>
+    proc.on('exit', () => {
+      running.delete(proc);
+      resolve();
+    }),
+  );
   const base = `http://127.0.0.1:${port}/api`;
   const until = Date.now() + 90_000;
   for (;;) {
