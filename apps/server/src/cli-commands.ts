@@ -1,4 +1,5 @@
 import { clearTwoFactor } from './modules/auth/two-factor';
+import fs from 'node:fs';
 import { api, message, MESSAGE_KEYS, portalPassword, singleEmail, type MessageKey } from '@tandem/contract';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -10,6 +11,11 @@ import { migrateToLatest } from './db/migrate';
 import { seedReferenceData } from './db/seed';
 import { buildServices, type Services } from './services';
 import { nameTaken } from './modules/users/repository';
+import { cdrFileBatches, cdrFileKind, checkCdrFile, CdrFileError } from './modules/cdr/cdr-file';
+import type { BulkTotals } from './modules/cdr/ingest';
+import { openStandaloneIngest } from './modules/cdr/standalone';
+import { seedDemoTraffic } from './modules/cdr/demo-traffic';
+import { formatMoney } from '@tandem/domain';
 
 /**
  * The operator commands of `npm run tandem -- <command>`. Each works on the same services as the API
@@ -199,6 +205,11 @@ export async function resetPasswordCommand(s: Services, args: ResetPasswordArgs,
 /** `tandem seed-demo`: the demo data (idempotent), then a table of every demo credential. */
 export async function seedDemoCommand(s: Services, out: Out): Promise<DemoCredential[]> {
   const report = await seedDemoData(s);
+  // A month of calls between the demo carriers, through the real ingest (after the data committed).
+  const traffic = await seedDemoTraffic(s, {
+    onBatch: (done, planned) => out(`  demo traffic: batch ${done}/${planned}`),
+  });
+  if (traffic.stored > 0) report.created.cdr = traffic.stored;
   const created = Object.entries(report.created);
   out(
     created.length
@@ -214,6 +225,74 @@ export async function seedDemoCommand(s: Services, out: Out): Promise<DemoCreden
   }
   return report.credentials;
 }
+
+export interface ImportCdrsArgs {
+  file: string;
+  batchSize: number;
+}
+
+export const IMPORT_BATCH_DEFAULT = 5_000;
+
+/** `tandem import-cdrs`: checks the arguments before the database is opened. */
+export function validateImportCdrs(args: { file?: string; batchSize?: string }): ImportCdrsArgs {
+  if (!args.file) throw new CliError('a CSV or JSON Lines file is required', 2);
+  if (cdrFileKind(args.file) === null)
+    throw new CliError(`${args.file}: the file must end in .csv, .jsonl or .ndjson`, 2);
+  let batchSize = IMPORT_BATCH_DEFAULT;
+  if (args.batchSize !== undefined) {
+    batchSize = Number(args.batchSize);
+    if (!/^\d+$/.test(args.batchSize) || batchSize < 1 || batchSize > api.cdr.CDR_BATCH_MAX)
+      throw new CliError(`--batch-size must be a whole number from 1 to ${api.cdr.CDR_BATCH_MAX}`, 2);
+  }
+  return { file: args.file, batchSize };
+}
+
+/**
+ * `tandem import-cdrs FILE`: a back-fill of CDRs from a CSV or JSON Lines file through the same
+ * ingest as POST /api/switch/cdr (ingestMany), in batches. The whole file is checked first (a bad
+ * CDR stops the import before anything is stored, naming its line and field); then each batch is
+ * stored and billed in its own transaction, with a progress line per batch and a summary. Batch
+ * ids derive from the file's content, so running it again (after a stop, or by mistake) bills
+ * nothing twice and resumes where it stopped.
+ */
+export async function importCdrsCommand(s: Services, args: ImportCdrsArgs, out: Out): Promise<BulkTotals> {
+  const { file, batchSize } = validateImportCdrs({ file: args.file, batchSize: String(args.batchSize) });
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new CliError(`${file}: no such file`);
+  const kind = cdrFileKind(file)!;
+  let total: number;
+  try {
+    total = await checkCdrFile(file, kind);
+  } catch (e) {
+    if (e instanceof CdrFileError)
+      throw new CliError(`${file} was not imported (nothing stored):\n  ${e.problems.join('\n  ')}`);
+    throw e;
+  }
+  out(`${file}: ${total} CDRs, batches of ${batchSize}.`);
+  const standalone = await openStandaloneIngest(s);
+  const started = performance.now();
+  try {
+    const t = await standalone.ingest.ingestMany(cdrFileBatches(file, kind, batchSize), 'file', (r, t) => {
+      const pct = ((t.received / total) * 100).toFixed(1);
+      out(
+        `  ${String(t.received).padStart(String(total).length)}/${total} (${pct}%) batch ${r.batch_id}: ` +
+          (r.duplicate
+            ? 'imported before, skipped'
+            : `stored ${r.stored}, duplicates ${r.duplicates}, unpriced ${r.unpriced}`),
+      );
+    });
+    const seconds = (performance.now() - started) / 1000;
+    out(
+      `Done in ${seconds.toFixed(1)} s: ${t.received} CDRs in ${batches(t.batches)}; stored ${t.stored}, ` +
+        `duplicates ${t.duplicates}${t.skipped_batches ? ` (${batches(t.skipped_batches)} imported before)` : ''}, ` +
+        `unpriced ${t.unpriced}; revenue ${formatMoney(t.revenue, 6)}, cost ${formatMoney(t.cost, 6)}.`,
+    );
+    return t;
+  } finally {
+    standalone.close();
+  }
+}
+
+const batches = (n: number) => `${n} batch${n === 1 ? '' : 'es'}`;
 
 export function credentialTable(rows: DemoCredential[]): string[] {
   const header = ['Role', 'User name', 'Password', 'E-mail', 'Status'];

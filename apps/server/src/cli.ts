@@ -3,12 +3,15 @@ import {
   CliError,
   createAdminCommand,
   describeDatabase,
+  IMPORT_BATCH_DEFAULT,
+  importCdrsCommand,
   migrateCommand,
   openDatabaseOrExplain,
   openTandem,
   resetPasswordCommand,
   seedDemoCommand,
   validateCreateAdmin,
+  validateImportCdrs,
   validateResetPassword,
   type Tandem,
 } from './cli-commands';
@@ -28,7 +31,10 @@ Commands:
   reset-password --name N --password P [--clear-2fa]
                                                    set a user's password and end all their sessions;
                                                    --clear-2fa also turns two-factor sign-in off
-  seed-demo                                        create the demo users and data (safe to run again)
+  seed-demo                                        create the demo users and data, and a month of demo
+                                                   traffic (safe to run again)
+  import-cdrs FILE [--batch-size N]                bill the CDRs of a CSV or JSON Lines file (back-fill; default
+                                                   batches of ${IMPORT_BATCH_DEFAULT}); running it again bills nothing twice
   help                                             show this text
 
 The database is PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR (default apps/server/data,
@@ -42,6 +48,7 @@ const COMMANDS: Record<string, Options> = {
   'create-admin': { name: str, email: str, password: str },
   'reset-password': { name: str, password: str, 'clear-2fa': { type: 'boolean' } },
   'seed-demo': {},
+  'import-cdrs': { 'batch-size': str },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -54,8 +61,15 @@ async function main(argv: string[]): Promise<number> {
   if (!options) throw new CliError(`Unknown command "${command}".\n\n${USAGE}`, 2);
 
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: rest, options, strict: true, allowPositionals: false }).values;
+    ({ values, positionals } = parseArgs({
+      args: rest,
+      options,
+      strict: true,
+      allowPositionals: command === 'import-cdrs',
+    }));
+    if (positionals.length > 1) throw new Error(`one file at a time (got ${positionals.length})`);
   } catch (e) {
     throw new CliError(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`, 2);
   }
@@ -64,6 +78,10 @@ async function main(argv: string[]): Promise<number> {
   const createArgs =
     command === 'create-admin'
       ? validateCreateAdmin({ name: opt('name'), email: opt('email'), password: opt('password') })
+      : null;
+  const importArgs =
+    command === 'import-cdrs'
+      ? validateImportCdrs({ file: positionals[0], batchSize: opt('batch-size') })
       : null;
   const resetArgs =
     command === 'reset-password'
@@ -96,6 +114,8 @@ async function main(argv: string[]): Promise<number> {
       await createAdminCommand(s, createArgs, console.log);
     } else if (resetArgs) {
       await resetPasswordCommand(s, resetArgs, console.log);
+    } else if (importArgs) {
+      await importCdrsCommand(s, importArgs, console.log);
     } else {
       await seedDemoCommand(s, console.log);
     }

@@ -44,6 +44,9 @@ const TABLES = [
   'sip_hosts',
   'signin_history',
   'modification_log',
+  'cdrs',
+  'cdr_batches',
+  'ledger',
 ] as const;
 
 async function counts(): Promise<Record<string, number>> {
@@ -168,6 +171,9 @@ describe('tandem seed-demo', () => {
       ['vendor', 'demo_vendor_two', 'created'],
     ]);
     const after1 = await counts();
+    // a month of demo traffic went through the ingest
+    expect(after1.cdrs).toBeGreaterThan(20_000);
+    expect(lines.some((l) => /Demo data created: .*cdr \d+/.test(l))).toBe(true);
     lines.length = 0;
     const second = await seedDemoCommand(s, out);
     expect(await counts()).toEqual(after1);
@@ -320,6 +326,11 @@ describe('cli.ts', () => {
       expect(bad.status).toBe(1);
       expect(bad.stderr).toMatch(/--password: Password must be 8 to 15 characters/);
       expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false); // checked before opening the database
+
+      const noCsv = run(['import-cdrs', 'calls.txt', '--batch-size', '100'], dataDir);
+      expect(noCsv.status).toBe(2);
+      expect(noCsv.stderr).toMatch(/must end in \.csv, \.jsonl or \.ndjson/);
+      expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false);
 
       const migrate = run(['migrate'], dataDir);
       expect(migrate.status, migrate.stderr).toBe(0);

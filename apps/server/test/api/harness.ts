@@ -47,11 +47,48 @@ export interface Envelope<T> {
 
 export const ADMIN = { name: 'admin', passwd: 'Admin#2026', email: 'admin@example.com' };
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
-  const baseUrl = process.env.DATABASE_URL;
+/**
+ * Options for tests that restart the server on the same data (fault tests): `dataDir` keeps PGlite
+ * in that folder instead of memory; `databaseUrl` uses that PostgreSQL database as it is (made by
+ * the caller, see freshPostgresDatabase); `keep` leaves the PostgreSQL database in place on close.
+ */
+export interface HarnessOptions {
+  dataDir?: string;
+  databaseUrl?: string;
+  keep?: boolean;
+}
+
+/** A fresh PostgreSQL database on DATABASE_URL's server: its URL and how to drop it. */
+export async function freshPostgresDatabase(
+  baseUrl: string,
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `tandem_t_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(baseUrl);
+  u.pathname = '/' + name;
+  return {
+    url: u.toString(),
+    name,
+    async drop() {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startHarness(
+  env: Record<string, string> = {},
+  opts: HarnessOptions = {},
+): Promise<Harness> {
+  const baseUrl = opts.dataDir ? undefined : process.env.DATABASE_URL;
   let dbName: string | null = null;
-  let databaseUrl: string | undefined;
-  if (baseUrl) {
+  let databaseUrl: string | undefined = opts.databaseUrl;
+  if (baseUrl && !databaseUrl) {
     dbName = `tandem_t_${randomBytes(5).toString('hex')}`;
     const admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
@@ -64,16 +101,18 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: databaseUrl ?? '',
+    ...(opts.dataDir ? { DATA_DIR: opts.dataDir } : {}),
     PASSWORD_COST: '10',
     TRUST_PROXY: 'true',
     LOG_LEVEL: 'error',
     WEB_DIST: '/nonexistent',
     ...env,
   });
+  const memoryDb = !databaseUrl && !opts.dataDir;
   const built = await buildApp(config, {
-    memoryDb: !databaseUrl,
+    memoryDb,
     logger: false,
-    pgliteDataDir: databaseUrl ? undefined : await migratedCluster(),
+    pgliteDataDir: memoryDb ? await migratedCluster() : undefined,
   });
 
   const call: Harness['call'] = async (method, url, opts = {}) => {
@@ -114,7 +153,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     async close() {
       await built.close();
-      if (dbName && baseUrl) {
+      if (dbName && baseUrl && !opts.keep) {
         const admin = new pg.Client({ connectionString: baseUrl });
         await admin.connect();
         await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);

@@ -22,6 +22,26 @@ import { CdrPartitions, dayOf } from './partitions';
 export type CdrBatchResult = z.output<typeof api.cdr.cdrBatchResult>;
 export type CdrSource = 'switch' | 'file' | 'demo';
 
+/** One batch of a bulk ingest: its id (stable across reruns) and its CDRs (at most CDR_BATCH_MAX). */
+export interface CdrChunk {
+  readonly batch_id: string;
+  readonly cdrs: readonly CdrIn[];
+}
+
+/** What a bulk ingest did, added up over its batches. */
+export interface BulkTotals {
+  batches: number;
+  /** Batches stored before (same id): nothing done for them. */
+  skipped_batches: number;
+  received: number;
+  stored: number;
+  /** CDRs not stored because stored before (in a skipped batch or by call id and attempt). */
+  duplicates: number;
+  unpriced: number;
+  revenue: Micros;
+  cost: Micros;
+}
+
 /** After a batch committed: what moved, for whoever keeps live figures (routing, summaries...). */
 export interface BatchCommitted {
   readonly balances: readonly { client_id: number; balance: Micros }[];
@@ -54,13 +74,19 @@ export class CdrIngest {
     s.configChanged.subscribe(() => (this.shortCharges = null));
   }
 
+  /** The routing engine's snapshot CDRs are rated with (503 until the first build is done). */
+  snapshot(): RoutingSnapshot {
+    const snapshot = this.engine.snapshot;
+    if (snapshot === null) throw new AppError(ErrorCode.internal, 'engineNotReady', [], 503);
+    return snapshot;
+  }
+
   onCommitted(l: (c: BatchCommitted) => void): void {
     this.listeners.push(l);
   }
 
   async ingest(batchId: string, cdrs: readonly CdrIn[], source: CdrSource): Promise<CdrBatchResult> {
-    const snapshot = this.engine.snapshot;
-    if (snapshot === null) throw new AppError(ErrorCode.internal, 'engineNotReady', [], 503);
+    const snapshot = this.snapshot();
     const known = await this.s.db
       .selectFrom('cdr_batches')
       .selectAll()
@@ -193,6 +219,48 @@ export class CdrIngest {
         finalCallIds: stored.filter((i) => cdrs[i]!.is_final_attempt).map((i) => cdrs[i]!.call_id),
       },
     };
+  }
+
+  /**
+   * Bulk ingest (file back-fill, demo traffic): a stream of batches, each through `ingest` (the
+   * same rating, idempotency and ledger), one after the other. Each batch is its own transaction,
+   * so a stop half-way keeps the batches done; sending the same batches again (same ids) bills
+   * nothing twice, which makes a rerun resume. `onBatch` sees each batch's answer and the totals
+   * so far (progress).
+   */
+  async ingestMany(
+    batches: AsyncIterable<CdrChunk> | Iterable<CdrChunk>,
+    source: CdrSource,
+    onBatch?: (r: CdrBatchResult, totals: BulkTotals) => void,
+  ): Promise<BulkTotals> {
+    const t: BulkTotals = {
+      batches: 0,
+      skipped_batches: 0,
+      received: 0,
+      stored: 0,
+      duplicates: 0,
+      unpriced: 0,
+      revenue: 0n,
+      cost: 0n,
+    };
+    for await (const b of batches) {
+      const r = await this.ingest(b.batch_id, b.cdrs, source);
+      t.batches++;
+      t.received += b.cdrs.length;
+      if (r.duplicate) {
+        // The whole batch was stored before (a rerun): every CDR in it counts as a duplicate now.
+        t.skipped_batches++;
+        t.duplicates += b.cdrs.length;
+      } else {
+        t.stored += r.stored;
+        t.duplicates += r.duplicates;
+        t.unpriced += r.unpriced;
+        t.revenue += parseMoney(r.revenue);
+        t.cost += parseMoney(r.cost);
+      }
+      onBatch?.(r, t);
+    }
+    return t;
   }
 
   private afterCommit(c: BatchCommitted): void {

@@ -1,0 +1,276 @@
+/**
+ * CDR ingest (issue 10): POST /api/switch/cdr over HTTP on loopback, batches of 10,000 CDRs, each
+ * rated on both legs (the SDF deck as the customer's table and 10 vendor tables, setup.ts), stored
+ * (cdr_keys, the day partition and its 4 indexes) and billed (ledger rows, balances) in one
+ * transaction per batch. Same-run baseline: the same rows written by one plain multi-row INSERT
+ * (unnest of column arrays, what the ingest itself uses) into an unindexed, unpartitioned table:
+ * no rating, no keys, no ledger. Also: how long after a batch commits the route API sees the new
+ * balance, in the process that ingested it and (PostgreSQL) in a second server process on the same
+ * database (BalancePoller). Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ *
+ *   npx tsx bench/cdr/ingest.bench.ts
+ * Env: BENCH_CDRS (default 50000), BENCH_BATCH (10000).
+ * Targets (issue 10): at least 50,000 CDRs/s on PostgreSQL; a balance change visible to routing in
+ * under 1 s.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { buildApp } from '../../apps/server/src/app';
+import { loadConfig } from '../../apps/server/src/config';
+import { moveBalances } from '../../apps/server/src/modules/cdr/ledger';
+import { configure, machine, seeded, settled, startServer, VENDORS } from '../routing/setup';
+
+const TOTAL = Number(process.env.BENCH_CDRS ?? 50_000);
+const BATCH = Number(process.env.BENCH_BATCH ?? 10_000);
+
+/** Answered and failed attempts from the bench customer's network to the SDF codes over the vendors. */
+function cdrs(
+  codes: readonly string[],
+  ingress: number,
+  vendors: readonly number[],
+  n: number,
+  seed: number,
+) {
+  const random = seeded(seed);
+  const tag = randomBytes(4).toString('hex');
+  const day = Date.UTC(2026, 10, 20);
+  return Array.from({ length: n }, (_, i) => {
+    let dnis = codes[Math.floor(random() * codes.length)] ?? '1';
+    while (dnis.length < 11) dnis += String(Math.floor(random() * 10));
+    const start = day + Math.floor(random() * 86_000_000);
+    const answered = random() < 0.5;
+    const duration = answered ? 1 + Math.floor(random() * 300) : 0;
+    const answer = answered ? start + 4000 : null;
+    const end = (answer ?? start + 6000) + duration * 1000;
+    return {
+      call_id: `bench-${tag}-${seed}-${i}`,
+      attempt: 1,
+      is_final_attempt: true,
+      start_time: new Date(start).toISOString(),
+      answer_time: answer === null ? null : new Date(answer).toISOString(),
+      end_time: new Date(end).toISOString(),
+      duration,
+      ingress_trunk_id: ingress,
+      egress_trunk_id: vendors[i % vendors.length]!,
+      source_ip: `198.51.100.${1 + (i % 200)}`,
+      ani: `1555${String(1000000 + (i % 999999)).slice(1)}`,
+      dnis,
+      egress_dnis: dnis,
+      release_cause: answered ? 200 : 486,
+      q850_cause: answered ? 16 : 17,
+      release_side: answered ? 'O' : 'T',
+      pdd_ms: 1500 + Math.floor(random() * 3000),
+      codec: 'PCMA',
+    };
+  });
+}
+
+const post = async (url: string, body: unknown, headers: Record<string, string>) => {
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return (await r.json()) as { success: boolean; payload: Record<string, unknown> };
+};
+
+async function run(label: string, databaseUrl: string | null) {
+  const { built, base, token, dropDb } = await startServer(databaseUrl);
+  let second: Awaited<ReturnType<typeof buildApp>> | null = null;
+  try {
+    const { key, sdf } = await configure(built, base, token, 'sdf');
+    await settled(base, token);
+    const db = built.services.db;
+    const trunks = await db.selectFrom('trunks').select(['trunk_id', 'direction', 'carrier_id']).execute();
+    const ingress = trunks.find((t) => t.direction === 'ingress')!;
+    const vendors = trunks.filter((t) => t.direction === 'egress').map((t) => t.trunk_id);
+    if (vendors.length !== VENDORS) throw new Error('bench configuration');
+    const codes = sdf.map((d) => d.code);
+    const headers = { 'x-switch-key': key };
+
+    // warm-up (partition of the day made, JIT, connection pool)
+    const warm = await post(
+      `${base}/switch/cdr`,
+      { batch_id: 'warm', cdrs: cdrs(codes, ingress.trunk_id, vendors, 1000, 99) },
+      headers,
+    );
+    if (!warm.success) throw new Error(JSON.stringify(warm));
+
+    // ingest over HTTP, batch after batch
+    const batches = Array.from({ length: Math.ceil(TOTAL / BATCH) }, (_, b) =>
+      cdrs(codes, ingress.trunk_id, vendors, Math.min(BATCH, TOTAL - b * BATCH), b + 1),
+    );
+    const perBatch: number[] = [];
+    let unpriced = 0;
+    const t0 = performance.now();
+    for (const [b, list] of batches.entries()) {
+      const tb = performance.now();
+      const r = await post(`${base}/switch/cdr`, { batch_id: `bench-${b}`, cdrs: list }, headers);
+      if (!r.success || r.payload.stored !== list.length) throw new Error(JSON.stringify(r).slice(0, 500));
+      unpriced += Number(r.payload.unpriced);
+      perBatch.push(Math.round(performance.now() - tb));
+    }
+    const ingestMs = performance.now() - t0;
+
+    // baseline: the same rows, one plain INSERT per batch into an unindexed table
+    await sql`CREATE TABLE bench_cdr_raw (LIKE cdrs)`.execute(db);
+    const cols = (
+      await sql<{ column_name: string; data_type: string }>`
+        SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'cdrs'
+        ORDER BY ordinal_position`.execute(db)
+    ).rows;
+    const rowsOf = async (b: number) =>
+      (await sql<Record<string, unknown>>`SELECT * FROM cdrs WHERE batch_id = ${`bench-${b}`}`.execute(db))
+        .rows;
+    let baselineMs = 0;
+    for (let b = 0; b < batches.length; b++) {
+      const rows = await rowsOf(b);
+      const arrays = cols.map((c) =>
+        rows.map((r) => {
+          const v = r[c.column_name];
+          return v === null || v === undefined
+            ? null
+            : v instanceof Date
+              ? v.toISOString()
+              : String(v as string);
+        }),
+      );
+      const tb = performance.now();
+      await sql`INSERT INTO bench_cdr_raw SELECT * FROM unnest(${sql.join(
+        cols.map((c, i) => sql`${arrays[i]}::${sql.raw(pgType(c.data_type))}[]`),
+      )})`.execute(db);
+      baselineMs += performance.now() - tb;
+    }
+    const total = batches.reduce((a, l) => a + l.length, 0);
+    const disk = await sql<{ cdrs: string; keys: string; raw: string }>`
+      SELECT (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                WHERE i.inhparent = 'cdrs'::regclass)::text AS cdrs,
+             pg_total_relation_size('cdr_keys')::text AS keys,
+             pg_total_relation_size('bench_cdr_raw')::text AS raw`.execute(db);
+    const cdrRows = Number(
+      (await sql<{ n: string }>`SELECT count(*)::text AS n FROM cdrs`.execute(db)).rows[0]!.n,
+    );
+    const d = disk.rows[0]!;
+    const bytesPerCdr = (Number(d.cdrs) + Number(d.keys)) / cdrRows;
+
+    // visibility: a prepaid customer whose credit a batch uses up; how long until routing refuses
+    await db
+      .updateTable('carriers')
+      .set({ mode: 'prepaid', credit_limit: '0', allowed_credit: '0', unlimited_credit: false })
+      .where('client_id', '=', ingress.carrier_id)
+      .execute();
+    await db.transaction().execute(async (trx) => {
+      const bal = await trx
+        .selectFrom('carriers')
+        .select('balance')
+        .where('client_id', '=', ingress.carrier_id)
+        .executeTakeFirstOrThrow();
+      // bring the balance to 100.00 through the ledger
+      const micros = BigInt(Math.round(Number(bal.balance) * 1e6));
+      await moveBalances(trx, [
+        {
+          client_id: ingress.carrier_id,
+          kind: 'adjustment',
+          ref: 'bench-topup',
+          amount: 100_000_000n - micros,
+        },
+      ]);
+    });
+    let otherBase: string | null = null;
+    if (databaseUrl) {
+      // a second server process on the same database (in this process: its own engine, live state, poller)
+      const cfg = loadConfig({
+        ...process.env,
+        DATABASE_URL: built.services.config.databaseUrl!,
+        PASSWORD_COST: '10',
+        LOG_LEVEL: 'error',
+        WEB_DIST: '/nonexistent',
+      });
+      second = await buildApp(cfg, { logger: false });
+      await second.app.listen({ port: 0, host: '127.0.0.1' });
+      otherBase = `http://127.0.0.1:${(second.app.server.address() as { port: number }).port}/api`;
+    }
+    built.services.configChanged.notify();
+    await settled(base, token, 1);
+    if (otherBase) await settled(otherBase, token);
+    const call = { source_ip: '198.51.100.9', source_port: 5060, ani: '15551234567', dnis: '447700900123' };
+    const routes = async (b: string) =>
+      (await post(`${b}/switch/route`, call, headers)).payload.result as string;
+    for (const b of [base, otherBase])
+      if (b && (await routes(b)) !== 'route') throw new Error(`not routed before the batch on ${b}`);
+    // one batch of 1,000 hour-long UK calls: far more than 100.00
+    const drain = cdrs(['447'], ingress.trunk_id, vendors, 1000, 77).map((c) => {
+      const start = Date.parse(c.start_time);
+      return {
+        ...c,
+        answer_time: new Date(start + 4000).toISOString(),
+        end_time: new Date(start + 4000 + 3_600_000).toISOString(),
+        duration: 3600,
+        release_cause: 200,
+      };
+    });
+    const tPost = performance.now();
+    const r = await post(`${base}/switch/cdr`, { batch_id: 'bench-drain', cdrs: drain }, headers);
+    const tCommit = performance.now();
+    if (!r.success) throw new Error(JSON.stringify(r));
+    const until = async (b: string) => {
+      for (;;) {
+        if ((await routes(b)) !== 'route') return performance.now() - tCommit;
+        if (performance.now() - tCommit > 10_000) return Infinity;
+      }
+    };
+    const sameProcess = await until(base);
+    const otherProcess = otherBase ? await until(otherBase) : null;
+
+    const rate = Math.round(total / (ingestMs / 1000));
+    const baseRate = Math.round(total / (baselineMs / 1000));
+    return {
+      database: label,
+      cdrs: total,
+      batch: BATCH,
+      unpriced,
+      ingest_ms: Math.round(ingestMs),
+      batch_ms: perBatch,
+      cdrs_per_s: rate,
+      baseline_plain_insert_ms: Math.round(baselineMs),
+      baseline_cdrs_per_s: baseRate,
+      ratio_to_baseline: Math.round((rate / baseRate) * 1000) / 1000,
+      disk: {
+        cdr_partitions_bytes: Number(d.cdrs),
+        cdr_keys_bytes: Number(d.keys),
+        bytes_per_cdr: Math.round(bytesPerCdr),
+        gb_per_million: Math.round((bytesPerCdr * 1e6) / 1e7) / 100,
+        raw_unindexed_bytes_per_cdr: Math.round(Number(d.raw) / total),
+      },
+      visibility_ms: {
+        batch_post_ms: Math.round(tCommit - tPost),
+        same_process: Math.round(sameProcess * 10) / 10,
+        other_process: otherProcess === null ? null : Math.round(otherProcess),
+      },
+      meets_target: {
+        ingest_50k_per_s: rate >= 50_000,
+        visible_under_1s: sameProcess < 1000 && (otherProcess === null || otherProcess < 1000),
+      },
+    };
+  } finally {
+    if (second) await second.close();
+    await built.close();
+    await dropDb();
+  }
+}
+
+function pgType(informationSchemaType: string): string {
+  switch (informationSchemaType) {
+    case 'timestamp with time zone':
+      return 'timestamptz';
+    case 'character varying':
+      return 'text';
+    default:
+      return informationSchemaType;
+  }
+}
+
+const results = [];
+if (process.env.BENCH_SKIP_PGLITE !== '1') results.push(await run('pglite', null));
+if (process.env.DATABASE_URL) results.push(await run('postgresql', process.env.DATABASE_URL));
+console.log(JSON.stringify({ bench: 'POST /api/switch/cdr', machine: machine(), results }, null, 2));
