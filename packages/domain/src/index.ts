@@ -158,3 +158,4 @@ export type {
   VendorRate,
 } from './rategen';
 export { LCR_BASES, MARKUP_TYPES, RateGenRuleError, generateRates } from './rategen';
+export * from './traffic-stats';

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_routing_extras';
 import * as m0009 from './migrations/0009_rate_change_log';
 import * as m0011 from './migrations/0011_trunk_qos_samples';
 import * as m0012 from './migrations/0012_cdr';
+import * as m0019 from './migrations/0019_cdr_summaries';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009_rate_change_log': m0009,
   '0011_trunk_qos_samples': m0011,
   '0012_cdr': m0012,
+  '0019_cdr_summaries': m0019,
 };
 
 /** Every migration, in the order they apply. */

@@ -7,6 +7,7 @@ import type { RateDeliveryTables } from './schema-rate-delivery';
 import type { RateGenerationTables } from './schema-rate-generation';
 import type { RoutingExtrasTables } from './schema-routing-extras';
 import type { CdrTables } from './schema-cdr';
+import type { StatsTables } from './schema-stats';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -317,7 +318,8 @@ export interface Database
     RateGenerationTables,
     RateDeliveryTables,
     RoutingExtrasTables,
-    CdrTables {
+    CdrTables,
+    StatsTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

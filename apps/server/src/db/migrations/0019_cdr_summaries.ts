@@ -1,0 +1,67 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * 0019_cdr_summaries: the traffic summaries reports read (issue 11, docs/statistics.md).
+ *
+ * cdr_summaries: one row per 15-minute UTC interval and (customer, vendor, ingress trunk, egress
+ * trunk, egress code, destination country, SIP release cause, release side, non-zero or not), with
+ * the sums of its CDRs: attempts, answered, non-zero, NER calls, short calls, unpriced, duration,
+ * billed seconds per side, revenue and cost (exact numeric), PDD sum and count. Kept by the CDR
+ * ingest in the same transaction as the CDRs (`addToSummaries`), moved by a rerate (old figures
+ * out, new in). Missing values are keys too: 0 for "no carrier/trunk", '' for "no code/country",
+ * so every CDR has exactly one row. Not partitioned and not dropped with the CDR days: summaries
+ * outlive the raw CDRs' retention.
+ *
+ * The CDRs stored before this migration are summarised here, so the summaries cover every CDR.
+ * The NER causes are those of domain traffic-stats.ts at the time of writing.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql
+    .raw(
+      `
+CREATE TABLE cdr_summaries (
+  bucket timestamptz NOT NULL,
+  ingress_client_id integer NOT NULL,
+  egress_client_id integer NOT NULL,
+  ingress_trunk_id integer NOT NULL,
+  egress_trunk_id integer NOT NULL,
+  egress_code text NOT NULL,
+  term_country text NOT NULL,
+  release_cause integer NOT NULL,
+  release_side text NOT NULL,
+  non_zero boolean NOT NULL,
+  attempts bigint NOT NULL DEFAULT 0,
+  answered bigint NOT NULL DEFAULT 0,
+  non_zero_calls bigint NOT NULL DEFAULT 0,
+  ner_calls bigint NOT NULL DEFAULT 0,
+  short_calls bigint NOT NULL DEFAULT 0,
+  unpriced bigint NOT NULL DEFAULT 0,
+  duration bigint NOT NULL DEFAULT 0,
+  ingress_billed_time bigint NOT NULL DEFAULT 0,
+  egress_billed_time bigint NOT NULL DEFAULT 0,
+  revenue numeric(24,6) NOT NULL DEFAULT 0,
+  cost numeric(24,6) NOT NULL DEFAULT 0,
+  pdd_sum bigint NOT NULL DEFAULT 0,
+  pdd_calls bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id,
+    egress_code, term_country, release_cause, release_side, non_zero)
+);
+CREATE INDEX cdr_summaries_customer ON cdr_summaries (ingress_client_id, bucket);
+CREATE INDEX cdr_summaries_vendor ON cdr_summaries (egress_client_id, bucket);
+
+INSERT INTO cdr_summaries
+SELECT to_timestamp(floor(extract(epoch FROM start_time) / 900) * 900) AS bucket,
+  coalesce(ingress_client_id, 0), coalesce(egress_client_id, 0), ingress_trunk_id, coalesce(egress_trunk_id, 0),
+  coalesce(egress_code, ''), coalesce(term_country, ''), release_cause, release_side, call_duration > 0,
+  count(*), count(answer_time), count(*) FILTER (WHERE call_duration > 0),
+  count(*) FILTER (WHERE answer_time IS NOT NULL OR release_cause IN (480, 486, 487, 600, 603)
+    OR q850_cause IN (17, 18, 19, 21)),
+  count(*) FILTER (WHERE call_duration > 0 AND call_duration < 6),
+  count(unpriced_reason), sum(call_duration), sum(ingress_billed_time), sum(egress_billed_time),
+  sum(ingress_client_cost + short_call_charge), sum(egress_cost), sum(pdd), count(*) FILTER (WHERE pdd > 0)
+FROM cdrs
+GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
+`,
+    )
+    .execute(db);
+}

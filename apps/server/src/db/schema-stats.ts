@@ -1,0 +1,35 @@
+import type { ColumnType } from 'kysely';
+
+/** Row types of the traffic summaries (migration 0019_cdr_summaries). Counts are BIGINT, money NUMERIC: read as text. */
+type Big = ColumnType<string, string | number, string | number>;
+type Numeric = ColumnType<string, string, string>;
+
+export interface CdrSummariesTable {
+  bucket: ColumnType<Date, Date | string, Date | string>;
+  ingress_client_id: number;
+  egress_client_id: number;
+  ingress_trunk_id: number;
+  egress_trunk_id: number;
+  egress_code: string;
+  term_country: string;
+  release_cause: number;
+  release_side: string;
+  non_zero: boolean;
+  attempts: Big;
+  answered: Big;
+  non_zero_calls: Big;
+  ner_calls: Big;
+  short_calls: Big;
+  unpriced: Big;
+  duration: Big;
+  ingress_billed_time: Big;
+  egress_billed_time: Big;
+  revenue: Numeric;
+  cost: Numeric;
+  pdd_sum: Big;
+  pdd_calls: Big;
+}
+
+export interface StatsTables {
+  cdr_summaries: CdrSummariesTable;
+}
