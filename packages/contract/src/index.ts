@@ -14,3 +14,4 @@ export type { Ticket } from './endpoints/ticket';
 export * from './crud';
 export * from './csv';
 export type { CdrIn, ReleaseSide } from './endpoints/cdr';
+export type { GroupBy } from './endpoints/stats';

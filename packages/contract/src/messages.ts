@@ -517,6 +517,21 @@ const catalogue = {
     ch: '没有费率：没有供应商为任何号码定价，且没有默认费率',
     de: 'Keine Tarife: kein Lieferant bepreist einen Code und es gibt keinen Standardtarif',
   },
+  statsGroupNotAllowed: {
+    en: 'This report cannot be grouped by {0} for you',
+    ch: '您不能按 {0} 分组此报表',
+    de: 'Dieser Bericht kann für Sie nicht nach {0} gruppiert werden',
+  },
+  statsRangeTooLong: {
+    en: 'A report covers at most {0} days',
+    ch: '报表最多覆盖 {0} 天',
+    de: 'Ein Bericht umfasst höchstens {0} Tage',
+  },
+  statsCostHidden: {
+    en: 'You may not see cost and profit in reports',
+    ch: '您无权在报表中查看成本和利润',
+    de: 'Sie dürfen Kosten und Gewinn in Berichten nicht sehen',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof catalogue;

@@ -20,6 +20,7 @@ import { registerRoutingExtras } from './routing-extras/routes';
 import { registerRateReports } from './rate-reports/routes';
 import { registerRateGeneration } from './rate-generation/routes';
 import { registerCdr } from './cdr/routes';
+import { registerStats } from './stats/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -41,6 +42,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerRateReports(app, s);
   registerRateGeneration(app, s);
   registerCdr(app, s, callPath);
+  registerStats(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

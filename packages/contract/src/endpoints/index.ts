@@ -17,3 +17,4 @@ export * as routingExtras from './routing-extras';
 export * as rateReports from './rate-reports';
 export * as rateGeneration from './rate-generation';
 export * as cdr from './cdr';
+export * as stats from './stats';
