@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { api } from '@tandem/contract';
 import type { z } from 'zod';
+import { SUMMARISE_CDRS } from '../../src/db/migrations/0019_cdr_summaries';
 import { addToSummaries, type SummaryCdr } from '../../src/modules/stats/summaries';
 import {
   denied,
@@ -230,6 +231,33 @@ describe('traffic summaries', () => {
         await addToSummaries(trx, rows, 1);
       });
     expect(ok(await report(admin, DAY)).totals).toEqual(before);
+  });
+
+  it("are exactly what migration 0019's statement makes of the stored CDRs (the summaries of CDRs stored before it)", async () => {
+    const KEY = sql`bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, egress_code,
+      term_country, release_cause, release_side, non_zero, attempts, answered, non_zero_calls, ner_calls,
+      short_calls, unpriced, duration, ingress_billed_time, egress_billed_time, revenue, cost, pdd_sum, pdd_calls`;
+    const kept =
+      await sql`SELECT ${KEY} FROM cdr_summaries WHERE attempts <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`.execute(
+        db(),
+      );
+    expect(kept.rows.length).toBeGreaterThan(5);
+    // Remade from the CDRs inside a transaction that is then rolled back (the kept summaries stay).
+    let remade: unknown[] = [];
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await sql`DELETE FROM cdr_summaries`.execute(trx);
+        await sql.raw(SUMMARISE_CDRS).execute(trx);
+        remade = (
+          await sql`SELECT ${KEY} FROM cdr_summaries ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`.execute(trx)
+        ).rows;
+        throw new Error('rollback');
+      })
+      .catch((e: Error) => {
+        if (e.message !== 'rollback') throw e;
+      });
+    expect(remade).toEqual(kept.rows);
   });
 
   it('refuses a bad range or grouping with 110 naming the field', async () => {

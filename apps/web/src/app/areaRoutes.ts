@@ -6,6 +6,7 @@ import { rateDeliveryRoutes } from '../features/rate-delivery/routes';
 import { routingExtrasRoutes } from '../features/routing-extras/routes';
 import { rateReportRoutes } from '../features/rate-reports/routes';
 import { rateGenerationRoutes } from '../features/rategen/routes';
+import { statisticsRoutes } from '../features/statistics/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -18,4 +19,5 @@ export const areaRoutes: RouteDef[] = [
   ...routingExtrasRoutes,
   ...rateReportRoutes,
   ...rateGenerationRoutes,
+  ...statisticsRoutes,
 ];

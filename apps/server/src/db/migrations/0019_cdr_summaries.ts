@@ -15,6 +15,20 @@ import { sql, type Kysely } from 'kysely';
  * The CDRs stored before this migration are summarised here, so the summaries cover every CDR.
  * The NER causes are those of domain traffic-stats.ts at the time of writing.
  */
+/** Summarises every CDR of `cdrs` (the same sums as the ingest's addToSummaries; the benchmark uses it too). */
+export const SUMMARISE_CDRS = `INSERT INTO cdr_summaries
+SELECT to_timestamp(floor(extract(epoch FROM start_time) / 900) * 900) AS bucket,
+  coalesce(ingress_client_id, 0), coalesce(egress_client_id, 0), ingress_trunk_id, coalesce(egress_trunk_id, 0),
+  coalesce(egress_code, ''), coalesce(term_country, ''), release_cause, release_side, call_duration > 0,
+  count(*), count(answer_time), count(*) FILTER (WHERE call_duration > 0),
+  count(*) FILTER (WHERE answer_time IS NOT NULL OR release_cause IN (480, 486, 487, 600, 603)
+    OR q850_cause IN (17, 18, 19, 21)),
+  count(*) FILTER (WHERE call_duration > 0 AND call_duration < 6),
+  count(unpriced_reason), sum(call_duration), sum(ingress_billed_time), sum(egress_billed_time),
+  sum(ingress_client_cost + short_call_charge), sum(egress_cost), sum(pdd), count(*) FILTER (WHERE pdd > 0)
+FROM cdrs
+GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
@@ -49,18 +63,7 @@ CREATE TABLE cdr_summaries (
 CREATE INDEX cdr_summaries_customer ON cdr_summaries (ingress_client_id, bucket);
 CREATE INDEX cdr_summaries_vendor ON cdr_summaries (egress_client_id, bucket);
 
-INSERT INTO cdr_summaries
-SELECT to_timestamp(floor(extract(epoch FROM start_time) / 900) * 900) AS bucket,
-  coalesce(ingress_client_id, 0), coalesce(egress_client_id, 0), ingress_trunk_id, coalesce(egress_trunk_id, 0),
-  coalesce(egress_code, ''), coalesce(term_country, ''), release_cause, release_side, call_duration > 0,
-  count(*), count(answer_time), count(*) FILTER (WHERE call_duration > 0),
-  count(*) FILTER (WHERE answer_time IS NOT NULL OR release_cause IN (480, 486, 487, 600, 603)
-    OR q850_cause IN (17, 18, 19, 21)),
-  count(*) FILTER (WHERE call_duration > 0 AND call_duration < 6),
-  count(unpriced_reason), sum(call_duration), sum(ingress_billed_time), sum(egress_billed_time),
-  sum(ingress_client_cost + short_call_charge), sum(egress_cost), sum(pdd), count(*) FILTER (WHERE pdd > 0)
-FROM cdrs
-GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
+${SUMMARISE_CDRS};
 `,
     )
     .execute(db);

@@ -46,7 +46,7 @@ export class CdrIngest {
   private shortCharges: Map<number, Micros> | null = null;
   private readonly listeners: ((c: BatchCommitted) => void)[] = [];
   /** Keep the traffic summaries in the batch's transaction (docs/statistics.md); off only in the benchmark's baseline. */
-  keepSummaries = true;
+  static keepSummaries = true;
 
   constructor(
     private readonly s: Services,
@@ -141,7 +141,7 @@ export class CdrIngest {
     }
 
     if (stored.length > 0) await insertCdrs(trx, batchId, cdrs, ratings, stored, cdrIds);
-    if (this.keepSummaries)
+    if (CdrIngest.keepSummaries)
       await addToSummaries(
         trx,
         stored.map((i) => summaryOf(cdrs[i]!, ratings[i]!)),
