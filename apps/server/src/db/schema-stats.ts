@@ -30,6 +30,13 @@ export interface CdrSummariesTable {
   pdd_calls: Big;
 }
 
+/** The hourly roll-up: the same sums by hour, customer, vendor, trunks and country. */
+export type CdrSummariesHourlyTable = Omit<
+  CdrSummariesTable,
+  'egress_code' | 'release_cause' | 'release_side' | 'non_zero'
+>;
+
 export interface StatsTables {
   cdr_summaries: CdrSummariesTable;
+  cdr_summaries_hourly: CdrSummariesHourlyTable;
 }

@@ -9,6 +9,7 @@ import {
   groupedRows,
   offsetMinutes,
   scopeOf,
+  sourceOf,
   totalsOf,
   widen,
   type Range,
@@ -80,7 +81,7 @@ async function seriesOf(db: Db, range: Range, scope: Scope, stepMin: number, off
   const r = await sql<{ at: string; attempts: string; answered: string; duration: string }>`
     SELECT (floor((extract(epoch FROM s.bucket) + ${offS}) / ${stepS}) * ${stepS} - ${offS})::bigint::text AS at,
       sum(s.attempts)::text AS attempts, sum(s.answered)::text AS answered, sum(s.duration)::text AS duration
-    FROM cdr_summaries s
+    FROM ${stepMin >= 60 ? sourceOf({ group_by: [], duration: 'all' }, range) : sql`cdr_summaries s`}
     WHERE s.bucket >= ${new Date(range.from).toISOString()}::timestamptz
       AND s.bucket < ${new Date(range.to).toISOString()}::timestamptz
       ${scope.where ? sql`AND ${scope.where}` : sql``}

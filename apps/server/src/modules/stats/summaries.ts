@@ -166,18 +166,53 @@ const SUM_COLUMNS = [
   ['pdd_calls', 'int8'],
 ] as const;
 
-/**
- * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
- * transaction: the CDR ingest calls it with the CDRs it stores, a rerate with -1 for the old
- * figures and +1 for the new ones, in the same transaction as the CDR rows change. One statement
- * per call: the rows are summed per summary key here, then upserted with
- * `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys in order.
- */
-export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
-  if (rows.length === 0) return;
-  const groups = aggregate(rows, sign);
+const HOURLY_KEYS = [
+  'bucket',
+  'ingress_client_id',
+  'egress_client_id',
+  'ingress_trunk_id',
+  'egress_trunk_id',
+  'term_country',
+] as const;
+
+/** The 15-minute groups rolled up per hour and (customer, vendor, trunks, country), in key order. */
+export function hourly(groups: readonly Group[]): Group[] {
+  const out = new Map<string, Group>();
+  for (const g of groups) {
+    const bucket = Math.floor(g.bucket / 3_600_000) * 3_600_000;
+    const key = [
+      String(bucket).padStart(15, '0'),
+      g.ingress_client_id,
+      g.egress_client_id,
+      g.ingress_trunk_id,
+      g.egress_trunk_id,
+      g.term_country,
+    ].join('\u0000');
+    const h = out.get(key);
+    if (h === undefined) {
+      out.set(key, {
+        ...g,
+        key,
+        bucket,
+        egress_code: '',
+        release_cause: 0,
+        release_side: '',
+        non_zero: false,
+      });
+      continue;
+    }
+    for (const [c] of SUM_COLUMNS) {
+      if (c === 'revenue' || c === 'cost') h[c] += g[c];
+      else h[c] += g[c];
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** `INSERT INTO table (...) SELECT FROM unnest(arrays) ON CONFLICT (keys) DO UPDATE SET x = x + excluded.x`. */
+function upsert(table: string, keys: readonly (typeof KEY_COLUMNS)[number][], groups: readonly Group[]) {
   const arrays = [
-    ...KEY_COLUMNS.map(([c, t]) => {
+    ...keys.map(([c, t]) => {
       const values = groups.map((g) => (c === 'bucket' ? new Date(g.bucket).toISOString() : g[c]));
       return sql`${values}::${sql.raw(t)}[]`;
     }),
@@ -188,15 +223,26 @@ export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign:
       return sql`${values}::${sql.raw(t)}[]`;
     }),
   ];
-  const all = [...KEY_COLUMNS, ...SUM_COLUMNS].map(([c]) => sql.ref(c));
-  await sql`INSERT INTO cdr_summaries (${sql.join(all)})
+  const all = [...keys, ...SUM_COLUMNS].map(([c]) => sql.ref(c));
+  return sql`INSERT INTO ${sql.table(table)} (${sql.join(all)})
     SELECT * FROM unnest(${sql.join(arrays)})
-    ON CONFLICT (${sql.join(KEY_COLUMNS.map(([c]) => sql.ref(c)))}) DO UPDATE SET
-    ${sql.join(
-      SUM_COLUMNS.map(
-        ([c]) => sql`${sql.ref(c)} = ${sql.ref(`cdr_summaries.${c}`)} + ${sql.ref(`excluded.${c}`)}`,
-      ),
-    )}`.execute(trx);
+    ON CONFLICT (${sql.join(keys.map(([c]) => sql.ref(c)))}) DO UPDATE SET
+    ${sql.join(SUM_COLUMNS.map(([c]) => sql`${sql.ref(c)} = ${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`))}`;
+}
+
+/**
+ * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
+ * transaction: the CDR ingest calls it with the CDRs it stores, a rerate with -1 for the old
+ * figures and +1 for the new ones, in the same transaction as the CDR rows change. One statement
+ * per call: the rows are summed per summary key here, then both tables (15-minute and hourly) are
+ * upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys in order.
+ */
+export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
+  if (rows.length === 0) return;
+  const groups = aggregate(rows, sign);
+  const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
+  await sql`WITH fine AS (${upsert('cdr_summaries', KEY_COLUMNS, groups)})
+    ${upsert('cdr_summaries_hourly', hourKeys, hourly(groups))}`.execute(trx);
 }
 
 /** A CDR as the ingest stores it (the contract's CDR and its rating), for addToSummaries. */
