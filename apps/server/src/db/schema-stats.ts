@@ -39,4 +39,5 @@ export type CdrSummariesHourlyTable = Omit<
 export interface StatsTables {
   cdr_summaries: CdrSummariesTable;
   cdr_summaries_hourly: CdrSummariesHourlyTable;
+  cdr_summaries_daily: CdrSummariesHourlyTable;
 }

@@ -15,6 +15,8 @@ import { sql, type Kysely } from 'kysely';
  * cdr_summaries_hourly: the same sums per hour by (customer, vendor, ingress trunk, egress trunk,
  * country) only: far fewer rows, for reports over long ranges that group and filter by nothing
  * finer (every zone the portal offers is whole hours from UTC, so local days are whole hours).
+ * cdr_summaries_daily: the same per UTC day, for the whole UTC days of long ranges that do not
+ * group by day or hour (a UTC day is not a local day).
  *
  * The CDRs stored before this migration are summarised here, so the summaries cover every CDR.
  * The NER causes are those of domain traffic-stats.ts at the time of writing.
@@ -59,6 +61,29 @@ SELECT to_timestamp(floor(extract(epoch FROM bucket) / 3600) * 3600), ingress_cl
 FROM cdr_summaries
 GROUP BY 1, 2, 3, 4, 5, 6`;
 
+/** Rolls the hourly summaries up into the daily (UTC) ones. */
+export const SUMMARISE_DAILY = `INSERT INTO cdr_summaries_daily
+SELECT to_timestamp(floor(extract(epoch FROM bucket) / 86400) * 86400), ingress_client_id, egress_client_id,
+  ingress_trunk_id, egress_trunk_id, term_country, ${SUM_NAMES.split(',')
+    .map((c) => `sum(${c.trim()})`)
+    .join(', ')}
+FROM cdr_summaries_hourly
+GROUP BY 1, 2, 3, 4, 5, 6`;
+
+const ROLLUP_DDL = (name: 'hourly' | 'daily') => `
+CREATE TABLE cdr_summaries_${name} (
+  bucket timestamptz NOT NULL,
+  ingress_client_id integer NOT NULL,
+  egress_client_id integer NOT NULL,
+  ingress_trunk_id integer NOT NULL,
+  egress_trunk_id integer NOT NULL,
+  term_country text NOT NULL,
+${SUMS}
+  PRIMARY KEY (bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, term_country)
+);
+CREATE INDEX cdr_summaries_${name}_customer ON cdr_summaries_${name} (ingress_client_id, bucket);
+CREATE INDEX cdr_summaries_${name}_vendor ON cdr_summaries_${name} (egress_client_id, bucket);`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
@@ -81,21 +106,11 @@ ${SUMS}
 CREATE INDEX cdr_summaries_customer ON cdr_summaries (ingress_client_id, bucket);
 CREATE INDEX cdr_summaries_vendor ON cdr_summaries (egress_client_id, bucket);
 
-CREATE TABLE cdr_summaries_hourly (
-  bucket timestamptz NOT NULL,
-  ingress_client_id integer NOT NULL,
-  egress_client_id integer NOT NULL,
-  ingress_trunk_id integer NOT NULL,
-  egress_trunk_id integer NOT NULL,
-  term_country text NOT NULL,
-${SUMS}
-  PRIMARY KEY (bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, term_country)
-);
-CREATE INDEX cdr_summaries_hourly_customer ON cdr_summaries_hourly (ingress_client_id, bucket);
-CREATE INDEX cdr_summaries_hourly_vendor ON cdr_summaries_hourly (egress_client_id, bucket);
-
+${ROLLUP_DDL('hourly')}
+${ROLLUP_DDL('daily')}
 ${SUMMARISE_CDRS};
 ${SUMMARISE_HOURLY};
+${SUMMARISE_DAILY};
 `,
     )
     .execute(db);

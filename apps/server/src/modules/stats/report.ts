@@ -191,14 +191,16 @@ const HOURLY_GROUPS: readonly GroupBy[] = [
   'hour',
 ];
 const HOUR = 3_600_000;
+const DAY = 86_400_000;
 const HOURLY_COLUMNS = `bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, term_country,
   attempts, answered, non_zero_calls, ner_calls, short_calls, unpriced, duration, ingress_billed_time,
   egress_billed_time, revenue, cost, pdd_sum, pdd_calls`;
 
 /**
  * The rows a report sums, as `s`: the 15-minute summaries, or, when the question needs nothing
- * finer than the hourly roll-up (no code, cause or duration filter or group), the hourly rows for
- * the whole hours of the range plus the 15-minute rows of its ragged ends.
+ * finer than the roll-ups (no code, cause or duration filter or group), the daily rows for the
+ * whole UTC days of the range (only when not grouped by day or hour: a UTC day is not a local
+ * day), the hourly rows for the other whole hours and the 15-minute rows of the ragged ends.
  */
 export function sourceOf(
   q: Pick<Query, 'group_by' | 'code' | 'duration'>,
@@ -208,11 +210,22 @@ export function sourceOf(
   const hFrom = Math.ceil(range.from / HOUR) * HOUR;
   const hTo = Math.floor(range.to / HOUR) * HOUR;
   if (!coarse || hTo <= hFrom) return sql`cdr_summaries s`;
+  const daily = !q.group_by.includes('day') && !q.group_by.includes('hour');
+  let dFrom = Math.ceil(hFrom / DAY) * DAY;
+  let dTo = Math.floor(hTo / DAY) * DAY;
+  if (!daily || dTo <= dFrom) dFrom = dTo = hTo; // no daily part: hours up to hTo
   const t = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
   const cols = sql.raw(HOURLY_COLUMNS);
-  return sql`(SELECT ${cols} FROM cdr_summaries_hourly WHERE bucket >= ${t(hFrom)} AND bucket < ${t(hTo)}
-    UNION ALL SELECT ${cols} FROM cdr_summaries
-      WHERE (bucket >= ${t(range.from)} AND bucket < ${t(hFrom)}) OR (bucket >= ${t(hTo)} AND bucket < ${t(range.to)})) s`;
+  const part = (table: string, from: number, to: number) =>
+    sql`SELECT ${cols} FROM ${sql.table(table)} WHERE bucket >= ${t(from)} AND bucket < ${t(to)}`;
+  const parts = [
+    part('cdr_summaries', range.from, hFrom),
+    part('cdr_summaries_hourly', hFrom, dFrom),
+    part('cdr_summaries_daily', dFrom, dTo),
+    part('cdr_summaries_hourly', dTo, hTo),
+    part('cdr_summaries', hTo, range.to),
+  ];
+  return sql`(${sql.join(parts, sql` UNION ALL `)}) s`;
 }
 
 /**

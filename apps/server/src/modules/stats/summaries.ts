@@ -175,11 +175,11 @@ const HOURLY_KEYS = [
   'term_country',
 ] as const;
 
-/** The 15-minute groups rolled up per hour and (customer, vendor, trunks, country), in key order. */
-export function hourly(groups: readonly Group[]): Group[] {
+/** The 15-minute groups rolled up per `stepMs` (hour, day) and (customer, vendor, trunks, country), in key order. */
+export function rollUp(groups: readonly Group[], stepMs: number): Group[] {
   const out = new Map<string, Group>();
   for (const g of groups) {
-    const bucket = Math.floor(g.bucket / 3_600_000) * 3_600_000;
+    const bucket = Math.floor(g.bucket / stepMs) * stepMs;
     const key = [
       String(bucket).padStart(15, '0'),
       g.ingress_client_id,
@@ -234,15 +234,17 @@ function upsert(table: string, keys: readonly (typeof KEY_COLUMNS)[number][], gr
  * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
  * transaction: the CDR ingest calls it with the CDRs it stores, a rerate with -1 for the old
  * figures and +1 for the new ones, in the same transaction as the CDR rows change. One statement
- * per call: the rows are summed per summary key here, then both tables (15-minute and hourly) are
- * upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys in order.
+ * per call: the rows are summed per summary key here, then the three tables (15-minute, hourly,
+ * daily) are upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys in order.
  */
 export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
   if (rows.length === 0) return;
   const groups = aggregate(rows, sign);
   const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
-  await sql`WITH fine AS (${upsert('cdr_summaries', KEY_COLUMNS, groups)})
-    ${upsert('cdr_summaries_hourly', hourKeys, hourly(groups))}`.execute(trx);
+  const hours = rollUp(groups, 3_600_000);
+  await sql`WITH fine AS (${upsert('cdr_summaries', KEY_COLUMNS, groups)}),
+    hourly AS (${upsert('cdr_summaries_hourly', hourKeys, hours)})
+    ${upsert('cdr_summaries_daily', hourKeys, rollUp(hours, 86_400_000))}`.execute(trx);
 }
 
 /** A CDR as the ingest stores it (the contract's CDR and its rating), for addToSummaries. */
