@@ -80,7 +80,10 @@ export class LiveState implements RoutingState {
    * learned later, from a commit while the load ran, stays). Without this a balance changed outside
    * the ledger (by an admin) would be shadowed by an older live one until the next poll.
    */
-  adoptBalances(carriers: readonly { carrier_id: number; balance: bigint }[], loadStartedAt: number): void {
+  adoptBalances(
+    carriers: readonly { carrier_id: number; balance: bigint }[],
+    loadStartedAt: number,
+  ): void {
     for (const c of carriers) {
       const at = this.balanceAt.get(c.carrier_id);
       if (at !== undefined && at >= loadStartedAt) continue;
