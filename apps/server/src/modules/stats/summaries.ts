@@ -202,8 +202,8 @@ export function rollUp(groups: readonly Group[], stepMs: number): Group[] {
       continue;
     }
     for (const [c] of SUM_COLUMNS) {
-      if (c === 'revenue' || c === 'cost') h[c] += g[c];
-      else h[c] += g[c];
+      if (c === 'revenue' || c === 'cost') h[c] += g[c]; // bigint micros
+      else h[c] += g[c]; // counts and seconds
     }
   }
   return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
