@@ -202,7 +202,8 @@ export function rollUp(groups: readonly Group[], stepMs: number): Group[] {
       continue;
     }
     for (const [c] of SUM_COLUMNS) {
-      if (c === 'revenue' || c === 'cost') h[c] += g[c]; // bigint micros
+      if (c === 'revenue' || c === 'cost')
+        h[c] += g[c]; // bigint micros
       else h[c] += g[c]; // counts and seconds
     }
   }
