@@ -26,3 +26,4 @@ export type {
   RerateState,
 } from './endpoints/rerate';
 export type { BalanceCheckRow, LedgerRow } from './endpoints/finance';
+export type { GroupBy } from './endpoints/stats';

@@ -627,6 +627,20 @@ const catalogue = {
     en: 'The export is not finished yet',
     ch: '导出尚未完成',
     de: 'Der Export ist noch nicht fertig',
+  statsGroupNotAllowed: {
+    en: 'This report cannot be grouped by {0} for you',
+    ch: '您不能按 {0} 分组此报表',
+    de: 'Dieser Bericht kann für Sie nicht nach {0} gruppiert werden',
+  },
+  statsRangeTooLong: {
+    en: 'A report covers at most {0} days',
+    ch: '报表最多覆盖 {0} 天',
+    de: 'Ein Bericht umfasst höchstens {0} Tage',
+  },
+  statsCostHidden: {
+    en: 'You may not see cost and profit in reports',
+    ch: '您无权在报表中查看成本和利润',
+    de: 'Sie dürfen Kosten und Gewinn in Berichten nicht sehen',
   },
 } as const satisfies Record<string, Record<Language, string>>;
 

@@ -161,3 +161,4 @@ export type {
   VendorRate,
 } from './rategen';
 export { LCR_BASES, MARKUP_TYPES, RateGenRuleError, generateRates } from './rategen';
+export * from './traffic-stats';

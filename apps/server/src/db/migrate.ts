@@ -15,6 +15,7 @@ import * as m0014 from './migrations/0014_jobs';
 import * as m0013 from './migrations/0013_hardening';
 import * as m0015 from './migrations/0015_cdr_search';
 import * as m0016 from './migrations/0016_rerate';
+import * as m0019 from './migrations/0019_cdr_summaries';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013_hardening': m0013,
   '0015_cdr_search': m0015,
   '0016_rerate': m0016,
+  '0019_cdr_summaries': m0019,
 };
 
 /** Every migration, in the order they apply. */

@@ -9,6 +9,7 @@ import type { RoutingExtrasTables } from './schema-routing-extras';
 import type { CdrTables } from './schema-cdr';
 import type { JobsTables } from './schema-jobs';
 import type { CdrSearchTables } from './schema-cdr-search';
+import type { StatsTables } from './schema-stats';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -339,7 +340,8 @@ export interface Database
     RoutingExtrasTables,
     CdrTables,
     JobsTables,
-    CdrSearchTables {
+    CdrSearchTables,
+    StatsTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

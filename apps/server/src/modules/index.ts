@@ -23,6 +23,7 @@ import { registerCdr } from './cdr/routes';
 import { registerJobs } from './jobs/routes';
 import { registerCdrSearch } from './cdr-search/routes';
 import { registerFinance } from './finance/routes';
+import { registerStats } from './stats/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -47,6 +48,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerCdr(app, s, callPath);
   registerCdrSearch(app, s);
   registerFinance(app, s);
+  registerStats(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

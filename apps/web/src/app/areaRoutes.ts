@@ -10,6 +10,7 @@ import { jobRoutes } from '../features/jobs/routes';
 import { cdrRoutes } from '../features/cdr/routes';
 import { rerateRoutes } from '../features/rerate/routes';
 import { financeRoutes } from '../features/finance/routes';
+import { statisticsRoutes } from '../features/statistics/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -26,4 +27,5 @@ export const areaRoutes: RouteDef[] = [
   ...cdrRoutes,
   ...rerateRoutes,
   ...financeRoutes,
+  ...statisticsRoutes,
 ];

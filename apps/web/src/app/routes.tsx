@@ -54,7 +54,7 @@ export const ROUTES: RouteDef[] = [
   {
     path: '/statistics/dashboard',
     title: 'home.adminTitle',
-    page: p(() => import('../features/home/AdminHomePage')),
+    page: p(() => import('../features/statistics/DashboardPage')),
   },
   {
     path: '/clients/management/analytics_dashboard',

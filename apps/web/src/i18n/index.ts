@@ -25,9 +25,14 @@ async function bundle(lang: Language) {
   return { ...dict, server: messagesFor(lang) };
 }
 
+// Base bundles loaded so far. Not `hasResourceBundle`: an area's strings (registerTranslations) may
+// be added for every language before its base bundle is loaded, and would hide that it is missing.
+const loaded = new Set<Language>(['en']);
 async function ensure(lang: Language) {
-  if (!i18next.hasResourceBundle(lang, 'translation'))
-    i18next.addResourceBundle(lang, 'translation', await bundle(lang));
+  if (loaded.has(lang)) return;
+  // deep merge, area strings already added kept
+  i18next.addResourceBundle(lang, 'translation', await bundle(lang), true, false);
+  loaded.add(lang);
 }
 
 export async function initI18n(): Promise<void> {

@@ -21,3 +21,4 @@ export * as cdr from './cdr';
 export * as cdrSearch from './cdr-search';
 export * as rerate from './rerate';
 export * as finance from './finance';
+export * as stats from './stats';

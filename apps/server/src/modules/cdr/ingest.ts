@@ -18,6 +18,7 @@ import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances, type BalanceChange } from './ledger';
 import { CdrPartitions, dayOf } from './partitions';
+import { addToSummaries, summaryOf } from '../stats/summaries';
 
 export type CdrBatchResult = z.output<typeof api.cdr.cdrBatchResult>;
 export type CdrSource = 'switch' | 'file' | 'demo';
@@ -64,6 +65,8 @@ export class CdrIngest {
   readonly partitions: CdrPartitions;
   private shortCharges: Map<number, Micros> | null = null;
   private readonly listeners: ((c: BatchCommitted) => void)[] = [];
+  /** Keep the traffic summaries in the batch's transaction (docs/statistics.md); off only in the benchmark's baseline. */
+  static keepSummaries = true;
 
   constructor(
     private readonly s: Services,
@@ -164,6 +167,12 @@ export class CdrIngest {
     }
 
     if (stored.length > 0) await insertCdrs(trx, batchId, cdrs, ratings, stored, cdrIds);
+    if (CdrIngest.keepSummaries)
+      await addToSummaries(
+        trx,
+        stored.map((i) => summaryOf(cdrs[i]!, ratings[i]!)),
+        1,
+      );
 
     // Ledger: per carrier and side, the batch's usage (customer pays revenue, vendor is owed cost).
     const usage = new Map<string, BalanceChange & { amount: Micros; cdr_count: number }>();

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/queries';
 import { useSignedIn } from '../../app/session';
 import { formatMoneyText } from '../../lib/money';
+import { ClientAnalytics } from '../statistics/ClientAnalytics';
 
-/** The carrier home: balance, unpaid invoices, alerts and messages. */
+/** The carrier home: balance, its traffic today and this month (analytics), unpaid invoices, alerts and messages. */
 export default function ClientHomePage() {
   const { t } = useTranslation();
   const { user } = useSignedIn();
@@ -77,6 +78,7 @@ export default function ClientHomePage() {
           </Card>
         </Col>
       </Row>
+      <ClientAnalytics />
       <Row gutter={12}>
         <Col xs={24} lg={14}>
           <Card size="small" title={t('home.unpaidInvoices')}>

@@ -5,8 +5,8 @@ import { Link } from 'react-router-dom';
 import { useApi } from '../../api/queries';
 import { formatMoneyText } from '../../lib/money';
 
-/** The admin home: live counts of the portal and the latest sign-ins. */
-export default function AdminHomePage() {
+/** The portal's live counts and the latest sign-ins (a part of the admin dashboard, /statistics/dashboard). */
+export function PortalCounts() {
   const { t } = useTranslation();
   const home = useApi(api.home.adminHome, {}, { refetchInterval: 60_000 });
   const signins = useApi(
@@ -22,9 +22,6 @@ export default function AdminHomePage() {
   );
   return (
     <div>
-      <div className="page-head">
-        <h1>{t('home.adminTitle')}</h1>
-      </div>
       <div className="stat-grid">
         {stat('users', 'home.users', d?.users, '/configuration/users')}
         {stat('clients', 'home.clients', d?.clients)}

@@ -1,0 +1,274 @@
+import type { CdrIn } from '@tandem/contract';
+import {
+  formatMoney,
+  intervalOf,
+  isNerEffective,
+  isShortCall,
+  parseMoney,
+  type CdrRating,
+  type Micros,
+} from '@tandem/domain';
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+
+/**
+ * What the summaries need of a CDR: the columns of a `cdrs` row (so a rerate can pass the rows it
+ * read, and the rows it is about to write, as they are). Money as the row's NUMERIC text or as
+ * bigint micros.
+ */
+export interface SummaryCdr {
+  start_time: Date | string;
+  answer_time: Date | string | null;
+  ingress_client_id: number | null;
+  egress_client_id: number | null;
+  ingress_trunk_id: number;
+  egress_trunk_id: number | null;
+  egress_code: string | null;
+  term_country: string | null;
+  release_cause: number;
+  q850_cause?: number | null;
+  release_side: string;
+  call_duration: number;
+  pdd: number;
+  ingress_billed_time: number;
+  egress_billed_time: number;
+  /** Revenue = ingress_client_cost + short_call_charge. */
+  ingress_client_cost: string | Micros;
+  short_call_charge: string | Micros;
+  egress_cost: string | Micros;
+  unpriced_reason: string | null;
+}
+
+interface Group {
+  key: string;
+  bucket: number;
+  ingress_client_id: number;
+  egress_client_id: number;
+  ingress_trunk_id: number;
+  egress_trunk_id: number;
+  egress_code: string;
+  term_country: string;
+  release_cause: number;
+  release_side: string;
+  non_zero: boolean;
+  attempts: number;
+  answered: number;
+  non_zero_calls: number;
+  ner_calls: number;
+  short_calls: number;
+  unpriced: number;
+  duration: number;
+  ingress_billed_time: number;
+  egress_billed_time: number;
+  revenue: Micros;
+  cost: Micros;
+  pdd_sum: number;
+  pdd_calls: number;
+}
+
+const ms = (t: Date | string) => (typeof t === 'string' ? Date.parse(t) : t.getTime());
+const micros = (v: string | Micros) => (typeof v === 'string' ? parseMoney(v) : v);
+
+/** The batch's figures summed per summary key, in key order (so concurrent batches lock rows in one order). */
+export function aggregate(rows: readonly SummaryCdr[], sign: 1 | -1): Group[] {
+  const groups = new Map<string, Group>();
+  const s = BigInt(sign);
+  for (const r of rows) {
+    const bucket = intervalOf(ms(r.start_time));
+    const g0 = {
+      bucket,
+      ingress_client_id: r.ingress_client_id ?? 0,
+      egress_client_id: r.egress_client_id ?? 0,
+      ingress_trunk_id: r.ingress_trunk_id,
+      egress_trunk_id: r.egress_trunk_id ?? 0,
+      egress_code: r.egress_code ?? '',
+      term_country: r.term_country ?? '',
+      release_cause: r.release_cause,
+      release_side: r.release_side,
+      non_zero: r.call_duration > 0,
+    };
+    const key = [
+      String(bucket).padStart(15, '0'),
+      g0.ingress_client_id,
+      g0.egress_client_id,
+      g0.ingress_trunk_id,
+      g0.egress_trunk_id,
+      g0.egress_code,
+      g0.term_country,
+      g0.release_cause,
+      g0.release_side,
+      g0.non_zero ? 1 : 0,
+    ].join('\u0000');
+    let g = groups.get(key);
+    if (g === undefined) {
+      g = {
+        key,
+        ...g0,
+        attempts: 0,
+        answered: 0,
+        non_zero_calls: 0,
+        ner_calls: 0,
+        short_calls: 0,
+        unpriced: 0,
+        duration: 0,
+        ingress_billed_time: 0,
+        egress_billed_time: 0,
+        revenue: 0n,
+        cost: 0n,
+        pdd_sum: 0,
+        pdd_calls: 0,
+      };
+      groups.set(key, g);
+    }
+    const answered = r.answer_time !== null;
+    g.attempts += sign;
+    if (answered) g.answered += sign;
+    if (r.call_duration > 0) g.non_zero_calls += sign;
+    if (isNerEffective(answered, r.release_cause, r.q850_cause)) g.ner_calls += sign;
+    if (isShortCall(r.call_duration)) g.short_calls += sign;
+    if (r.unpriced_reason !== null) g.unpriced += sign;
+    g.duration += sign * r.call_duration;
+    g.ingress_billed_time += sign * r.ingress_billed_time;
+    g.egress_billed_time += sign * r.egress_billed_time;
+    g.revenue += s * (micros(r.ingress_client_cost) + micros(r.short_call_charge));
+    g.cost += s * micros(r.egress_cost);
+    g.pdd_sum += sign * r.pdd;
+    if (r.pdd > 0) g.pdd_calls += sign;
+  }
+  return [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+const KEY_COLUMNS = [
+  ['bucket', 'timestamptz'],
+  ['ingress_client_id', 'int4'],
+  ['egress_client_id', 'int4'],
+  ['ingress_trunk_id', 'int4'],
+  ['egress_trunk_id', 'int4'],
+  ['egress_code', 'text'],
+  ['term_country', 'text'],
+  ['release_cause', 'int4'],
+  ['release_side', 'text'],
+  ['non_zero', 'bool'],
+] as const;
+const SUM_COLUMNS = [
+  ['attempts', 'int8'],
+  ['answered', 'int8'],
+  ['non_zero_calls', 'int8'],
+  ['ner_calls', 'int8'],
+  ['short_calls', 'int8'],
+  ['unpriced', 'int8'],
+  ['duration', 'int8'],
+  ['ingress_billed_time', 'int8'],
+  ['egress_billed_time', 'int8'],
+  ['revenue', 'numeric'],
+  ['cost', 'numeric'],
+  ['pdd_sum', 'int8'],
+  ['pdd_calls', 'int8'],
+] as const;
+
+const HOURLY_KEYS = [
+  'bucket',
+  'ingress_client_id',
+  'egress_client_id',
+  'ingress_trunk_id',
+  'egress_trunk_id',
+  'term_country',
+] as const;
+
+/** The 15-minute groups rolled up per `stepMs` (hour, day) and (customer, vendor, trunks, country), in key order. */
+export function rollUp(groups: readonly Group[], stepMs: number): Group[] {
+  const out = new Map<string, Group>();
+  for (const g of groups) {
+    const bucket = Math.floor(g.bucket / stepMs) * stepMs;
+    const key = [
+      String(bucket).padStart(15, '0'),
+      g.ingress_client_id,
+      g.egress_client_id,
+      g.ingress_trunk_id,
+      g.egress_trunk_id,
+      g.term_country,
+    ].join('\u0000');
+    const h = out.get(key);
+    if (h === undefined) {
+      out.set(key, {
+        ...g,
+        key,
+        bucket,
+        egress_code: '',
+        release_cause: 0,
+        release_side: '',
+        non_zero: false,
+      });
+      continue;
+    }
+    for (const [c] of SUM_COLUMNS) {
+      if (c === 'revenue' || c === 'cost')
+        h[c] += g[c]; // bigint micros
+      else h[c] += g[c]; // counts and seconds
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** `INSERT INTO table (...) SELECT FROM unnest(arrays) ON CONFLICT (keys) DO UPDATE SET x = x + excluded.x`. */
+function upsert(table: string, keys: readonly (typeof KEY_COLUMNS)[number][], groups: readonly Group[]) {
+  const arrays = [
+    ...keys.map(([c, t]) => {
+      const values = groups.map((g) => (c === 'bucket' ? new Date(g.bucket).toISOString() : g[c]));
+      return sql`${values}::${sql.raw(t)}[]`;
+    }),
+    ...SUM_COLUMNS.map(([c, t]) => {
+      const values = groups.map((g) =>
+        c === 'revenue' || c === 'cost' ? formatMoney(g[c], 6) : String(g[c]),
+      );
+      return sql`${values}::${sql.raw(t)}[]`;
+    }),
+  ];
+  const all = [...keys, ...SUM_COLUMNS].map(([c]) => sql.ref(c));
+  return sql`INSERT INTO ${sql.table(table)} (${sql.join(all)})
+    SELECT * FROM unnest(${sql.join(arrays)})
+    ON CONFLICT (${sql.join(keys.map(([c]) => sql.ref(c)))}) DO UPDATE SET
+    ${sql.join(SUM_COLUMNS.map(([c]) => sql`${sql.ref(c)} = ${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`))}`;
+}
+
+/**
+ * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
+ * transaction: the CDR ingest calls it with the CDRs it stores, a rerate with -1 for the old
+ * figures and +1 for the new ones, in the same transaction as the CDR rows change. One statement
+ * per call: the rows are summed per summary key here, then the three tables (15-minute, hourly,
+ * daily) are upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys in order.
+ */
+export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
+  if (rows.length === 0) return;
+  const groups = aggregate(rows, sign);
+  const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
+  const hours = rollUp(groups, 3_600_000);
+  await sql`WITH fine AS (${upsert('cdr_summaries', KEY_COLUMNS, groups)}),
+    hourly AS (${upsert('cdr_summaries_hourly', hourKeys, hours)})
+    ${upsert('cdr_summaries_daily', hourKeys, rollUp(hours, 86_400_000))}`.execute(trx);
+}
+
+/** A CDR as the ingest stores it (the contract's CDR and its rating), for addToSummaries. */
+export function summaryOf(c: CdrIn, r: CdrRating): SummaryCdr {
+  return {
+    start_time: c.start_time,
+    answer_time: c.answer_time,
+    ingress_client_id: r.ingress.carrier_id,
+    egress_client_id: r.egress?.carrier_id ?? null,
+    ingress_trunk_id: c.ingress_trunk_id,
+    egress_trunk_id: c.egress_trunk_id,
+    egress_code: r.egress?.code ?? null,
+    term_country: r.egress?.country ?? null,
+    release_cause: c.release_cause,
+    q850_cause: c.q850_cause ?? null,
+    release_side: c.release_side,
+    call_duration: c.duration,
+    pdd: c.pdd_ms,
+    ingress_billed_time: r.ingress.billed_seconds,
+    egress_billed_time: r.egress?.billed_seconds ?? 0,
+    ingress_client_cost: r.ingress.cost,
+    short_call_charge: r.short_call_charge,
+    egress_cost: r.cost,
+    unpriced_reason: r.unpriced,
+  };
+}
