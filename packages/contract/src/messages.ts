@@ -627,6 +627,7 @@ const catalogue = {
     en: 'The export is not finished yet',
     ch: '导出尚未完成',
     de: 'Der Export ist noch nicht fertig',
+  },
   statsGroupNotAllowed: {
     en: 'This report cannot be grouped by {0} for you',
     ch: '您不能按 {0} 分组此报表',
