@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adminOnly } from '../access';
 import { instantFilter, listQuery, paged } from '../common';
 import { endpoint } from '../endpoint';
+import { coercedInt4, int4 } from '../input-rules';
 
 /**
  * Finance > Actual Transaction (the ledger: every change of a carrier's balance with the balance
@@ -40,7 +41,7 @@ export const ledgerRow = z.object({
 export type LedgerRow = z.output<typeof ledgerRow>;
 
 export const transactionQuery = listQuery.extend({
-  client_id: z.coerce.number().int().positive().optional(),
+  client_id: coercedInt4().positive().optional(),
   kind: z.enum(LEDGER_KINDS).optional(),
   side: z.enum(LEDGER_SIDES).optional(),
   /** Reference (CDR batch, rerate run...) prefix. */
@@ -83,7 +84,7 @@ export const checkBalances = endpoint({
   tag: TAG,
   access: adminOnly('/finance/regenerate_balance', 'read'),
   query: listQuery.extend({
-    client_id: z.coerce.number().int().positive().optional(),
+    client_id: coercedInt4().positive().optional(),
     mismatched_only: z.preprocess((v) => v === 'true' || v === '1' || v === true, z.boolean()).optional(),
   }),
   payload: paged(balanceCheck),
@@ -96,6 +97,6 @@ export const regenerate = endpoint({
     "Set each listed carrier's balance (none listed: every carrier) to its ledger's sum, with a 'regenerate' ledger row naming the old balance; carriers already in agreement are left alone",
   tag: TAG,
   access: adminOnly('/finance/regenerate_balance', 'write'),
-  body: z.object({ client_ids: z.array(z.number().int().positive()).max(10_000).default([]) }).strict(),
+  body: z.object({ client_ids: z.array(int4().positive()).max(10_000).default([]) }).strict(),
   payload: z.object({ regenerated: z.array(balanceCheck) }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adminOnly } from '../access';
 import { idParams, listQuery, objectId, paged } from '../common';
 import { endpoint } from '../endpoint';
+import { coercedInt4, int4 } from '../input-rules';
 import { instant } from './rates';
 
 /**
@@ -19,8 +20,8 @@ export type RerateState = (typeof RERATE_STATES)[number];
 
 /** Most days one run may cover, and most ids per filter list. */
 export const RERATE_MAX_DAYS = 366;
-const ids = z.array(z.number().int().positive()).max(500).default([]);
-const tableId = z.number({ message: 'invalidValue' }).int().positive().nullable().default(null);
+const ids = z.array(int4().positive()).max(500).default([]);
+const tableId = int4({ message: 'invalidValue' }).positive().nullable().default(null);
 
 export const rerateFilter = z
   .object({

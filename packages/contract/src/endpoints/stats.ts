@@ -202,6 +202,8 @@ export const dashboardQuery = z.object({
   top: z.coerce
     .number()
     .int()
+    .min(5)
+    .max(100)
     .refine((v) => v === 5 || v === 10 || v === 100, { message: 'invalidValue' })
     .default(5),
 });
