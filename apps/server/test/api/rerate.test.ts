@@ -1,4 +1,5 @@
 import type { RerateRun } from '@tandem/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rerateRunners } from '../../src/modules/cdr/rerate-routes';
 import { runRerate } from '../../src/modules/cdr/rerate';
@@ -193,6 +194,14 @@ describe('Tools > Rerate', () => {
     expect(await rerateRows(second.run_id)).toEqual([]);
     expect(await balanceOf(f.customer)).toBe(-0.19);
     expect(await balanceOf(vendorB)).toBe(0.0825);
+    // the traffic summaries moved with the CDRs: their totals are the rerated CDRs' sums
+    const sums = await sql<{ t: string; revenue: string; cost: string }>`
+      SELECT 'cdrs' AS t, SUM(ingress_client_cost + short_call_charge)::text AS revenue, SUM(egress_cost)::text AS cost FROM cdrs
+      UNION ALL SELECT 'fine', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries
+      UNION ALL SELECT 'daily', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries_daily`.execute(h.built.services.db);
+    const [raw, fine, daily] = sums.rows.map((r) => [Number(r.revenue), Number(r.cost)]);
+    expect(fine).toEqual(raw);
+    expect(daily).toEqual(raw);
 
     const list = ok(
       await h.call<{ items: RerateRun[]; total: number }>('GET', '/api/tools/rerate/list', { token: admin }),

@@ -329,7 +329,7 @@ describe('permissions and tenancy', () => {
     invalid(await report(noCost.token, { ...DAY, group_by: 'vendor', order_by: 'profit' }), 'order_by');
     const finance = await makeRestrictedAdmin(h, admin, 'finance', {
       '/statistics/summary_report': 'r',
-      '/statistics/profitability_analysis': 'r',
+      'finance:view_cost_and_rate': 'r',
     });
     expect(ok(await report(finance.token, DAY)).totals.cost).not.toBeNull();
     const other = await makeRestrictedAdmin(h, admin, 'other', { '/configuration/roles': 'r' });

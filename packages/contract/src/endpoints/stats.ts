@@ -13,8 +13,8 @@ import { timezoneOffset } from './config';
 export const FUNC = {
   dashboard: '/statistics/dashboard',
   summaryReport: '/statistics/summary_report',
-  /** "View cost and rate in reports" (spec 02 section 6): read on Profitability Analysis. */
-  costAndRate: '/statistics/profitability_analysis',
+  /** "View cost and rate in reports" (spec 02 section 6): the one Finance function permission the CDR search reads too. */
+  costAndRate: 'finance:view_cost_and_rate',
 } as const;
 const TAG = 'statistics';
 const PORTALS = ['client', 'vendor', 'agent'] as const;

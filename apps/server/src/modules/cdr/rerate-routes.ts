@@ -8,38 +8,33 @@ import type { CallPath } from '../routing/routes';
 import { runRerate, type RerateDeps } from './rerate';
 
 /**
- * Tools > Rerate: runs start as a background preview; the apply runs in the background in chunks
- * (runRerate). Until the durable job queue is here, runs execute in this process and the ones a
- * stopped process left in 'previewing' or 'applying' are resumed when the server is ready.
+ * Tools > Rerate: the preview and the apply of a run are durable background jobs (`rerate.run`,
+ * docs/jobs.md) calling runRerate, which carries on from the run's last committed chunk: a job
+ * taken over after its process died, or run again after a failure, never moves money twice.
  */
 export class RerateRunner {
-  private readonly running = new Map<number, Promise<void>>();
   deps: RerateDeps;
 
-  constructor(s: Services, path: CallPath) {
+  constructor(
+    private readonly s: Services,
+    path: CallPath,
+  ) {
     this.deps = { s, engine: path.engine, live: path.live };
+    s.jobs.define<{ runId: number }>(
+      'rerate.run',
+      async (payload, ctx) => {
+        ctx.signal.throwIfAborted();
+        await runRerate(this.deps, payload.runId, (done, total) =>
+          ctx.progress({ done, total, message: `rerate run ${payload.runId}` }),
+        );
+      },
+      { maxAttempts: 3, backoffMs: 5_000 },
+    );
   }
 
-  start(runId: number): void {
-    if (this.running.has(runId)) return;
-    const p = runRerate(this.deps, runId).finally(() => this.running.delete(runId));
-    this.running.set(runId, p);
-  }
-
-  /** Runs left unfinished (a restart, a crash) carry on from their last committed chunk. */
-  async resume(): Promise<void> {
-    const rows = await this.deps.s.db
-      .selectFrom('rerate_runs')
-      .select('run_id')
-      .where('state', 'in', ['previewing', 'applying'])
-      .orderBy('run_id')
-      .execute();
-    for (const r of rows) this.start(r.run_id);
-  }
-
-  /** Waits for the runs in flight (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.running.size) await Promise.allSettled([...this.running.values()]);
+  /** Queues the run's next phase (its preview, or its apply) as a job. */
+  async start(runId: number, user?: { user_id: number; name: string }): Promise<void> {
+    await this.s.jobs.enqueue('rerate.run', { runId }, { user });
   }
 }
 
@@ -88,10 +83,6 @@ export const rerateRunners = new WeakMap<Services, RerateRunner>();
 export function registerRerate(app: FastifyInstance, s: Services, path: CallPath): RerateRunner {
   const runner = new RerateRunner(s, path);
   rerateRunners.set(s, runner);
-  app.addHook('onReady', async () => {
-    await runner.resume();
-  });
-  app.addHook('onClose', async () => runner.idle());
 
   implement(app, s, api.rerate.create, async (ctx) => {
     const f = ctx.body;
@@ -114,7 +105,7 @@ export function registerRerate(app: FastifyInstance, s: Services, path: CallPath
       await s.audit.record(trx, actorOf(ctx), 'rerate', row.run_id, 'preview', null, f);
       return row.run_id;
     });
-    runner.start(id);
+    await runner.start(id, actorOf(ctx).user);
     return { object_id: id };
   });
 
@@ -177,7 +168,7 @@ export function registerRerate(app: FastifyInstance, s: Services, path: CallPath
       );
       return true;
     });
-    if (started) runner.start(ctx.params.id);
+    if (started) await runner.start(ctx.params.id, actorOf(ctx).user);
     return (await readRun(s, ctx.params.id))!;
   });
 

@@ -16,6 +16,7 @@ import type { Services } from '../../services';
 import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances } from './ledger';
+import { addToSummaries, type SummaryCdr } from '../stats/summaries';
 
 /** CDRs per chunk: one transaction each (CDR updates, ledger rows, the run's cursor). */
 export const RERATE_CHUNK = 5_000;
@@ -504,8 +505,29 @@ async function apply(
     .execute();
 }
 
-/** Writes the new rated fields of the changed CDRs of a chunk (one UPDATE ... FROM unnest). */
+/** The changed CDRs as stored now, with the columns the traffic summaries key and sum. */
+async function summaryRows(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<SummaryCdr[]> {
+  const ids = list.map(([c]) => c.cdr_id);
+  const r = await sql<SummaryCdr>`
+    SELECT start_time, answer_time, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id,
+      egress_code, term_country, release_cause, q850_cause, release_side, call_duration, pdd,
+      ingress_billed_time, egress_billed_time, ingress_client_cost::text AS ingress_client_cost,
+      short_call_charge::text AS short_call_charge, egress_cost::text AS egress_cost, unpriced_reason
+    FROM cdrs WHERE cdr_id = ANY(${ids}::int8[])`.execute(trx);
+  return r.rows;
+}
+
+/**
+ * Writes the new rated fields of the changed CDRs of a chunk (one UPDATE ... FROM unnest), and moves
+ * the traffic summaries with them in the same transaction: the old figures out (-1), the new in (+1).
+ */
 async function rewriteCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {
+  await addToSummaries(trx, await summaryRows(trx, list), -1);
+  await updateCdrs(trx, list);
+  await addToSummaries(trx, await summaryRows(trx, list), 1);
+}
+
+async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {
   const col = <T>(f: (c: StoredCdr, r: CdrRating) => T) => list.map(([c, r]) => f(c, r));
   const mm = (v: Micros | null) => (v === null ? null : m6(v));
   await sql`
