@@ -11,8 +11,8 @@ import * as m0008 from './migrations/0008_routing_extras';
 import * as m0009 from './migrations/0009_rate_change_log';
 import * as m0011 from './migrations/0011_trunk_qos_samples';
 import * as m0012 from './migrations/0012_cdr';
-import * as m0014 from './migrations/0014_jobs';
 import * as m0013 from './migrations/0013_hardening';
+import * as m0014 from './migrations/0014_jobs';
 import * as m0015 from './migrations/0015_cdr_search';
 import * as m0016 from './migrations/0016_rerate';
 import * as m0019 from './migrations/0019_cdr_summaries';
@@ -30,8 +30,8 @@ const migrations: Record<string, Migration> = {
   '0009_rate_change_log': m0009,
   '0011_trunk_qos_samples': m0011,
   '0012_cdr': m0012,
-  '0014_jobs': m0014,
   '0013_hardening': m0013,
+  '0014_jobs': m0014,
   '0015_cdr_search': m0015,
   '0016_rerate': m0016,
   '0019_cdr_summaries': m0019,

@@ -349,6 +349,13 @@ describe('registration approvals', () => {
       },
     });
   it('lists pending sign-ups, shows what was entered, approves and rejects once', async () => {
+    // self-registration is off until the operator turns it on (issue 18)
+    ok(
+      await h.call('PATCH', '/api/config/system', {
+        token: admin,
+        body: { user_registration_enabled: true },
+      }),
+    );
     const a = ok(await signup('Pending One')).object_id;
     const b = ok(await signup('Pending Two')).object_id;
     const pending = ok(

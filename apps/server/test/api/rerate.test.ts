@@ -198,7 +198,9 @@ describe('Tools > Rerate', () => {
     const sums = await sql<{ t: string; revenue: string; cost: string }>`
       SELECT 'cdrs' AS t, SUM(ingress_client_cost + short_call_charge)::text AS revenue, SUM(egress_cost)::text AS cost FROM cdrs
       UNION ALL SELECT 'fine', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries
-      UNION ALL SELECT 'daily', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries_daily`.execute(h.built.services.db);
+      UNION ALL SELECT 'daily', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries_daily`.execute(
+      h.built.services.db,
+    );
     const [raw, fine, daily] = sums.rows.map((r) => [Number(r.revenue), Number(r.cost)]);
     expect(fine).toEqual(raw);
     expect(daily).toEqual(raw);

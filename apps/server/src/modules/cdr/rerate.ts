@@ -506,7 +506,10 @@ async function apply(
 }
 
 /** The changed CDRs as stored now, with the columns the traffic summaries key and sum. */
-async function summaryRows(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<SummaryCdr[]> {
+async function summaryRows(
+  trx: Db,
+  list: readonly (readonly [StoredCdr, CdrRating])[],
+): Promise<SummaryCdr[]> {
   const ids = list.map(([c]) => c.cdr_id);
   const r = await sql<SummaryCdr>`
     SELECT start_time, answer_time, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id,

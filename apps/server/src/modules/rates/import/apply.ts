@@ -117,7 +117,16 @@ export async function applyRateImport(trx: Db, o: ApplyOptions): Promise<ApplyCo
   }>`SELECT count(*)::int AS n FROM rate_import_rows WHERE task_id = ${T}`.execute(trx);
 
   const overwrite = o.duplicateMode === 'overwrite' && !o.deleteExisting;
-  const lastLine = o.lastLine ?? 2 ** 31 - 2;
+  // Callers that staged rows themselves (rate generation) give no last line: the staging table's.
+  const lastLine =
+    o.lastLine ??
+    num(
+      (
+        await sql<{
+          n: number;
+        }>`SELECT COALESCE(max(line), 0)::int AS n FROM rate_import_rows WHERE task_id = ${T}`.execute(trx)
+      ).rows[0]?.n,
+    );
   let overwriteMs = 0;
   let insertMs = 0;
   for (let lo = 0; lo <= lastLine; lo += APPLY_SLICE) {
