@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { adminOnly } from '../access';
 import { idParams, listQuery, objectId, paged } from '../common';
 import { endpoint } from '../endpoint';
-import { coercedInt4, int4 } from '../input-rules';
+import { int4 } from '../input-rules';
 import { instant } from './rates';
 
 /**
