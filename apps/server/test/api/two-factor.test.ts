@@ -46,6 +46,12 @@ describe('two-factor sign-in', () => {
     );
     expect(recovery_codes).toHaveLength(10);
     expect(new Set(recovery_codes).size).toBe(10);
+    // The profile tells it is on (the web's Two-factor sign-in card).
+    const me = ok(await h.call<{ user_id: number }>('GET', '/api/user', { token: u.token }));
+    expect(
+      ok(await h.call<{ totp_enabled: boolean }>('GET', `/api/user/${me.user_id}`, { token: u.token }))
+        .totp_enabled,
+    ).toBe(true);
 
     const none = await signIn(u.name);
     fails(none, 200, 'Enter the code of your authenticator app (or a recovery code)');

@@ -205,6 +205,7 @@ describe('GET /user/:id (profile)', () => {
       is_show_daily_usage: false,
       is_daily_balance_notification: false,
       zero_balance_notice: false,
+      totp_enabled: false,
     });
     expect(ok(await h.call('GET', `/api/user/${me.user_id}`, { token: admin }))).toEqual(own);
   });

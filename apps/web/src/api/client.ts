@@ -158,7 +158,11 @@ async function handle(
 
   if (
     code === ErrorCode.tokenCheck ||
-    (status === 401 && code !== ErrorCode.logout && code !== ErrorCode.signIn)
+    (status === 401 &&
+      code !== ErrorCode.logout &&
+      code !== ErrorCode.signIn &&
+      // Sign-in asking for the second factor (issue 18) is no session failure.
+      code !== ErrorCode.twoFactor)
   ) {
     if (await checkToken()) return retry();
     if (!opts.quiet) hooks.toastError(message || i18next.t('frame.sessionEnded'));

@@ -188,8 +188,30 @@ export const de: Dictionary = {
     passwordsDoNotMatch: 'Passwörter stimmen nicht überein',
     passwordLength: 'Das Passwort muss 8 bis 15 Zeichen lang sein',
     registrationClosed: 'Die Registrierung ist geschlossen.',
+    twoFactorCode: 'Zwei-Faktor-Code',
+    twoFactorCodeHelp:
+      'Der 6-stellige Code Ihrer Authenticator-App oder einer Ihrer Wiederherstellungscodes.',
   },
   profile: {
+    twoFactor: 'Zwei-Faktor-Anmeldung',
+    twoFactorOn:
+      'Die Zwei-Faktor-Anmeldung ist aktiv: Bei der Anmeldung wird ein Code Ihrer Authenticator-App abgefragt.',
+    twoFactorOff:
+      'Die Zwei-Faktor-Anmeldung ist aus. Schalten Sie sie ein, um nach dem Passwort einen Code einer Authenticator-App abzufragen.',
+    twoFactorStart: 'Zwei-Faktor-Anmeldung einrichten',
+    twoFactorScan:
+      'Fügen Sie dieses Konto Ihrer Authenticator-App hinzu (scannen oder Geheimnis eingeben) und geben Sie den angezeigten Code ein.',
+    twoFactorSecret: 'Geheimnis',
+    twoFactorUri: 'Einrichtungslink (otpauth)',
+    twoFactorCode: 'Code',
+    twoFactorConfirm: 'Einschalten',
+    twoFactorEnabled: 'Die Zwei-Faktor-Anmeldung ist aktiv.',
+    twoFactorRecovery:
+      'Wiederherstellungscodes: Jeder meldet Sie einmal an, wenn Sie Ihre App nicht haben. Bewahren Sie sie sicher auf; sie werden nur jetzt angezeigt.',
+    twoFactorRecoveryDone: 'Ich habe sie gespeichert',
+    twoFactorDisable: 'Ausschalten',
+    twoFactorDisablePassword: 'Aktuelles Passwort',
+    twoFactorDisabled: 'Die Zwei-Faktor-Anmeldung ist aus.',
     title: 'Mein Profil',
     breadcrumb: 'Bearbeiten',
     avatar: 'Avatar',

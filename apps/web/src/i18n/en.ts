@@ -188,8 +188,28 @@ export const en = {
     passwordsDoNotMatch: 'Passwords do not match',
     passwordLength: 'Password must be 8 to 15 characters',
     registrationClosed: 'Registration is closed.',
+    twoFactorCode: 'Two-factor code',
+    twoFactorCodeHelp: 'The 6-digit code of your authenticator app, or one of your recovery codes.',
   },
   profile: {
+    twoFactor: 'Two-factor sign-in',
+    twoFactorOn: 'Two-factor sign-in is on: signing in asks for a code of your authenticator app.',
+    twoFactorOff:
+      'Two-factor sign-in is off. Turn it on to ask for a code of an authenticator app after the password.',
+    twoFactorStart: 'Set up two-factor sign-in',
+    twoFactorScan:
+      'Add this account to your authenticator app (scan or type the secret), then enter the code it shows.',
+    twoFactorSecret: 'Secret',
+    twoFactorUri: 'Setup link (otpauth)',
+    twoFactorCode: 'Code',
+    twoFactorConfirm: 'Turn on',
+    twoFactorEnabled: 'Two-factor sign-in is on.',
+    twoFactorRecovery:
+      'Recovery codes: each signs you in once when you do not have your app. Keep them safe; they are shown only now.',
+    twoFactorRecoveryDone: 'I have saved them',
+    twoFactorDisable: 'Turn off',
+    twoFactorDisablePassword: 'Current password',
+    twoFactorDisabled: 'Two-factor sign-in is off.',
     title: 'My Profile',
     breadcrumb: 'Edit',
     avatar: 'Avatar',

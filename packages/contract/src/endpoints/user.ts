@@ -95,6 +95,8 @@ export const profile = z.object({
   is_show_daily_usage: z.boolean(),
   is_daily_balance_notification: z.boolean(),
   zero_balance_notice: z.boolean(),
+  /** Two-factor sign-in is on (issue 18). */
+  totp_enabled: z.boolean(),
 });
 
 /** Fields a user may change on their own profile (and an admin on any user). */

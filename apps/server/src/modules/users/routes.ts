@@ -42,6 +42,7 @@ export function registerUsers(app: FastifyInstance, s: Services): void {
         'is_show_daily_usage',
         'is_daily_balance_notification',
         'zero_balance_notice',
+        'totp_enabled',
       ])
       .where('user_id', '=', ctx.params.id)
       .executeTakeFirst();

@@ -1,4 +1,4 @@
-import { api } from '@tandem/contract';
+import { api, ErrorCode } from '@tandem/contract';
 import { Alert, Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,8 @@ export default function LoginPage() {
   const session = useSession();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The account has two-factor sign-in on: the password was right, the code is asked for. */
+  const [needCode, setNeedCode] = useState(false);
   const branding = useApi(
     api.config.getLoginBranding,
     {},
@@ -32,15 +34,20 @@ export default function LoginPage() {
     }
   }, [hasUser.data, navigate, session]);
 
-  const submit = async (v: { email_or_name: string; password: string }) => {
+  const submit = async (v: { email_or_name: string; password: string; code?: string }) => {
     setBusy(true);
     setError(null);
+    const body = { ...v, code: needCode && v.code?.trim() ? v.code.trim() : undefined };
     try {
-      const { token } = await call(api.auth.signIn, { body: v }, { errorMode: 'inline', quiet: true });
+      const { token } = await call(api.auth.signIn, { body }, { errorMode: 'inline', quiet: true });
       session.clearNotice();
       await session.signIn(token);
       navigate('/', { replace: true });
     } catch (e) {
+      if (e instanceof ApiError && e.code === ErrorCode.twoFactor) {
+        setNeedCode(true);
+        return;
+      }
       setError(e instanceof ApiError ? e.message : String(e));
     } finally {
       setBusy(false);
@@ -63,7 +70,7 @@ export default function LoginPage() {
       )}
       <Form
         layout="vertical"
-        onFinish={(v: { email_or_name: string; password: string }) => void submit(v)}
+        onFinish={(v: { email_or_name: string; password: string; code?: string }) => void submit(v)}
         requiredMark={false}
       >
         <Form.Item
@@ -80,6 +87,16 @@ export default function LoginPage() {
         >
           <Input.Password autoComplete="current-password" data-testid="login-password" />
         </Form.Item>
+        {needCode && (
+          <Form.Item
+            name="code"
+            label={t('auth.twoFactorCode')}
+            extra={t('auth.twoFactorCodeHelp')}
+            rules={[{ required: true, message: t('common.required', { field: t('auth.twoFactorCode') }) }]}
+          >
+            <Input autoFocus autoComplete="one-time-code" maxLength={32} data-testid="login-code" />
+          </Form.Item>
+        )}
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
           {t('auth.signIn')}
         </Button>

@@ -9,6 +9,7 @@ import { call, upload } from '../../api/client';
 import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
 import { useSession, useSignedIn } from '../../app/session';
+import { TwoFactorCard } from './TwoFactorCard';
 
 interface ProfileForm {
   first_name: string;
@@ -261,6 +262,9 @@ export default function MyProfilePage() {
           </Space>
         </Form>
       </Card>
+      {profile.data && (
+        <TwoFactorCard enabled={profile.data.totp_enabled} onChange={() => profile.refetch()} />
+      )}
     </div>
   );
 }
