@@ -5,8 +5,12 @@ import { adminToken, enterAs, HOME, open, openUserMenu } from '../support/ui';
 async function chooseLanguage(page: Page, menuLabel: string, lang: 'en' | 'de') {
   const menu = await openUserMenu(page);
   // The Language submenu opens on click (hovering would open it while the pointer passes by).
-  await menu.getByText(menuLabel, { exact: true }).click();
-  await page.getByTestId(`lang-${lang}`).click();
+  const label = menu.getByText(menuLabel, { exact: true });
+  const option = page.getByTestId(`lang-${lang}`);
+  await label.click();
+  // a click while the page below is still settling can toggle the submenu shut again: once more
+  await option.waitFor({ state: 'visible', timeout: 3000 }).catch(() => label.click());
+  await option.click();
 }
 
 /** User menu > Language: the frame follows the choice, after a reload and at the next sign-in. */

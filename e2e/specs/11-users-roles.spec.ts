@@ -68,7 +68,9 @@ test('carrier users: tab, filters and rows per page kept in the URL, deactivate 
   await expect(flash(page)).toHaveText('Activated successfully');
   // Active again: no longer matches the Inactive filter.
   await expect(row).toHaveCount(0);
-  await expect(page.getByTestId('list-users').locator('.ant-empty-description')).toHaveText('No data');
+  await expect(page.getByTestId('list-users').locator('.ant-empty-description')).toHaveText(
+    'Nothing in Users matches the filters.',
+  );
   expect(await signIn(client.name, client.password)).toBeTruthy();
 });
 

@@ -90,6 +90,7 @@ test('an admin previews and applies a rerate; the balance and the ledger change 
   await to.press('Enter');
   await expect(to).toHaveValue(`${DAY} 23:59:59`);
   await pick(page, page.getByTestId('rerate-customer_ids'), customer.name);
+  await page.keyboard.press('Escape'); // close the carrier select's dropdown, which covers the choice
   await page.getByTestId('rerate-rates').getByText('A named rate table for a side').click();
   await pick(page, page.getByTestId('rerate-ingress_rate_table_id'), newTable.name);
   await page.getByTestId('rerate-preview').click();
