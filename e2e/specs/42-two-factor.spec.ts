@@ -55,6 +55,8 @@ test('two-factor sign-in: enable on the profile, code at sign-in, recovery code 
   await codeField(page).fill(await totp(secret, 1));
   await loginForm(page).submit.click();
   await expect(page.getByTestId('frame-header')).toBeVisible();
+  // the sign-in's own navigation home must be over before signing out, or it lands after the logout
+  await page.waitForURL(/#\/statistics\/dashboard/);
   await logout(page);
 
   // A recovery code signs in once.
@@ -62,6 +64,8 @@ test('two-factor sign-in: enable on the profile, code at sign-in, recovery code 
   await codeField(page).fill(recovery[0]!);
   await loginForm(page).submit.click();
   await expect(page.getByTestId('frame-header')).toBeVisible();
+  // the sign-in's own navigation home must be over before signing out, or it lands after the logout
+  await page.waitForURL(/#\/statistics\/dashboard/);
   await logout(page);
   await submitLogin(page, user.name, user.password);
   await codeField(page).fill(recovery[0]!);
