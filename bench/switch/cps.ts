@@ -20,11 +20,10 @@ import {
   switchKey,
   termination,
 } from '../../apps/server/test/api/routing-fixtures';
-import { Procs, run, waitForSip } from '../../switch/test/sip';
+import { Procs, run, startKamailio, waitForSip } from '../../switch/test/sip';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 const here = import.meta.dirname;
-const CFG = path.join(here, '../../switch/kamailio/kamailio.cfg');
 const SCEN = path.join(here, '../../switch/test/scenarios');
 const rates = (process.argv[2] ?? '100,250,500,750,1000').split(',').map(Number);
 const seconds = Number(process.argv[3] ?? 10);
@@ -62,33 +61,15 @@ try {
   const key = await switchKey(h, admin);
   await rebuildAfter(h, admin);
 
-  const kamailio = (name: string, listen: number, extra: string[]) => {
-    const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-kamailio-'));
-    procs.start(
-      name,
-      'kamailio',
-      [
-        '-f',
-        CFG,
-        '-DD',
-        '-E',
-        '-Y',
-        runDir,
-        '-A',
-        `TANDEM_URL="http://127.0.0.1:${port}"`,
-        '-A',
-        `SWITCH_KEY="${key}"`,
-        '-A',
-        `LISTEN_ADDR=udp:127.0.0.1:${listen}`,
-        '-A',
-        'WORKERS=8',
-        ...extra,
-      ],
-      { ...process.env, TZ: 'UTC' },
-    );
-  };
+  const kamailio = (name: string, listen: number, extra: string[]) =>
+    startKamailio(procs, name, {
+      tandemPort: port,
+      key,
+      listen: `udp:127.0.0.1:${listen}`,
+      defines: ['WORKERS=8', ...extra],
+    });
   kamailio('tandem', 5260, []);
-  kamailio('direct', 5261, ['-A', 'BENCH_DIRECT_TO="sip:447700900123@127.0.0.4:5060"']);
+  kamailio('direct', 5261, ['BENCH_DIRECT_TO="sip:447700900123@127.0.0.4:5060"']);
   procs.start('vendor', 'sipp', [
     '-sf',
     path.join(SCEN, 'uas.xml'),

@@ -8,8 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../apps/server/test/api/harness';
@@ -24,10 +23,9 @@ import {
 } from '../../apps/server/test/api/routing-fixtures';
 import { toMicros } from '@tandem/domain';
 import { moveBalances } from '../../apps/server/src/modules/cdr/ledger';
-import { inviteOnce, Procs, run, waitForSip } from './sip';
+import { inviteOnce, Procs, run, startKamailio, waitForSip } from './sip';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CFG = path.join(HERE, '../kamailio/kamailio.cfg');
 const SCENARIOS = path.join(HERE, 'scenarios');
 const PROXY = { ip: '127.0.0.1', port: 5260 };
 const CUSTOMER_IP = '127.0.0.2';
@@ -60,33 +58,6 @@ async function cdrsFor(prefix: string, count: number, timeoutMs = 20_000) {
     if (rows.length >= count || Date.now() > until) return rows;
     await sleep(250);
   }
-}
-
-function startKamailio(): void {
-  const runDir = mkdtempSync(path.join(os.tmpdir(), 'tandem-kamailio-'));
-  procs.start(
-    'kamailio',
-    'kamailio',
-    [
-      '-f',
-      CFG,
-      '-DD',
-      '-E',
-      '-Y',
-      runDir,
-      '-A',
-      `TANDEM_URL="http://127.0.0.1:${port}"`,
-      '-A',
-      `SWITCH_KEY="${key}"`,
-      '-A',
-      `LISTEN_ADDR=udp:${PROXY.ip}:${PROXY.port}`,
-      '-A',
-      'SWITCH_NAME="test"',
-      '-A',
-      'WORKERS=4',
-    ],
-    { ...process.env, TZ: 'UTC' },
-  );
 }
 
 /** sipp as the customer: `calls` calls to `dnis` at `rate` per second, each talking `talkMs`, at most `limit` at once. */
@@ -162,7 +133,12 @@ beforeAll(async () => {
   await lcrOverVendors(h, f);
   key = await switchKey(h, admin);
   await rebuildAfter(h, admin);
-  startKamailio();
+  startKamailio(procs, 'kamailio', {
+    tandemPort: port,
+    key,
+    listen: `udp:${PROXY.ip}:${PROXY.port}`,
+    defines: ['SWITCH_NAME="test"', 'WORKERS=4'],
+  });
   await waitForSip(PROXY);
 }, 60_000);
 

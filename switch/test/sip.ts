@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import dgram from 'node:dgram';
 import { randomBytes } from 'node:crypto';
 
@@ -44,6 +48,37 @@ async function stopOne(p: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   const t = setTimeout(() => p.kill('SIGKILL'), 5000);
   await done;
   clearTimeout(t);
+}
+
+/** The reference configuration (switch/kamailio/kamailio.cfg). */
+export const KAMAILIO_CFG = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../kamailio/kamailio.cfg',
+);
+
+/**
+ * Starts Kamailio with the reference configuration in the foreground (logs to stderr, UTC clock),
+ * pointed at Tandem on `tandemPort` with `key`, listening on `listen` (udp:ip:port); `defines` are
+ * further `-A` settings (NAME=value).
+ */
+export function startKamailio(
+  procs: Procs,
+  name: string,
+  o: { tandemPort: number; key: string; listen: string; defines?: readonly string[] },
+): ChildProcess {
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'tandem-kamailio-'));
+  const defines = [
+    `TANDEM_URL="http://127.0.0.1:${o.tandemPort}"`,
+    `SWITCH_KEY="${o.key}"`,
+    `LISTEN_ADDR=${o.listen}`,
+    ...(o.defines ?? []),
+  ];
+  return procs.start(
+    name,
+    'kamailio',
+    ['-f', KAMAILIO_CFG, '-DD', '-E', '-Y', runDir, ...defines.flatMap((d) => ['-A', d])],
+    { ...process.env, TZ: 'UTC' },
+  );
 }
 
 /** Runs a process to its end: exit code and output. */
