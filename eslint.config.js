@@ -5,8 +5,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const boundary = (group, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group, message }] }],
+const boundary = (group, message, paths = []) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group, message }], paths }],
 });
 
 export default tseslint.config(
@@ -67,7 +67,22 @@ export default tseslint.config(
           'fastify',
         ],
         'The web app talks to the server only through the API (use @tandem/contract).',
+        [
+          {
+            name: 'antd',
+            importNames: ['Statistic'],
+            message: 'Use components/Figure: numbers in the user language (antd groups with "," always).',
+          },
+        ],
       ),
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'toLocaleString',
+          message:
+            "The browser's language, not the user's: use formatNumberText / formatMoneyText (lib/money.ts).",
+        },
+      ],
     },
   },
   {

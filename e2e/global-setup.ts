@@ -87,6 +87,7 @@ export default async function globalSetup(): Promise<void> {
 
   process.env.TANDEM_E2E_BASE_URL = baseUrl;
   process.env.TANDEM_E2E_MAIL_FILE = mailFile;
+  process.env.TANDEM_E2E_SMTP_PORT = String(smtpPort);
   process.env.TANDEM_E2E_DIR = dir;
   console.log(`e2e: server on ${baseUrl} (PGlite in ${dir}/data), SMTP capture on 127.0.0.1:${smtpPort}`);
 }

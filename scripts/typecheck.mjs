@@ -1,7 +1,15 @@
 // Typechecks every workspace from source (no build outputs needed), two at a time.
 import { spawn } from 'node:child_process';
 
-const projects = ['packages/contract', 'packages/domain', 'apps/server', 'apps/web', 'e2e', 'bench', 'switch'];
+const projects = [
+  'packages/contract',
+  'packages/domain',
+  'apps/server',
+  'apps/web',
+  'e2e',
+  'bench',
+  'switch',
+];
 let failed = false;
 const run = (p) =>
   new Promise((resolve) => {

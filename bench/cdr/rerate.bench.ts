@@ -9,7 +9,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { configure, seeded, startServer } from '../routing/setup';
+import { configure, startServer } from '../routing/setup';
+import { benchTrunks, cdrBatches } from './generate';
 
 const CDRS = Number(process.env.CDRS ?? 100_000);
 const BATCH = 10_000;
@@ -19,20 +20,7 @@ async function main(): Promise<void> {
   const { built, base, token, dropDb } = await startServer(process.env.DATABASE_URL ?? null);
   const { key, customerTable, sdf } = await configure(built, base, token, 'sdf');
   const db = built.services.db;
-  const ingress = (
-    await db
-      .selectFrom('trunks')
-      .select('trunk_id')
-      .where('name', '=', 'Bench ingress')
-      .executeTakeFirstOrThrow()
-  ).trunk_id;
-  const vendors = (
-    await db
-      .selectFrom('trunks')
-      .select(['trunk_id', 'tech_prefix'])
-      .where('direction', '=', 'egress')
-      .execute()
-  ).map((t) => t.trunk_id);
+  const trunks = await benchTrunks(db);
   const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
     const r = await fetch(base + p, {
       method,
@@ -48,36 +36,15 @@ async function main(): Promise<void> {
     return env.payload;
   };
 
-  const random = seeded(11);
   const t0 = performance.now();
-  for (let b = 0; b * BATCH < CDRS; b++) {
-    const cdrs = [];
-    for (let i = 0; i < BATCH && b * BATCH + i < CDRS; i++) {
-      const n = b * BATCH + i;
-      const code = sdf[Math.floor(random() * sdf.length)]!.code;
-      const start = DAY + Math.floor((n * 86_000_000) / CDRS);
-      const duration = random() < 0.4 ? 0 : 1 + Math.floor(random() * 600);
-      const answer = duration ? start + 2000 : null;
-      cdrs.push({
-        call_id: `bench-${n}`,
-        attempt: 1,
-        is_final_attempt: true,
-        start_time: new Date(start).toISOString(),
-        answer_time: answer === null ? null : new Date(answer).toISOString(),
-        end_time: new Date((answer ?? start + 4000) + duration * 1000).toISOString(),
-        duration,
-        ingress_trunk_id: ingress,
-        egress_trunk_id: vendors[n % vendors.length],
-        source_ip: '198.51.100.7',
-        ani: '15550001111',
-        dnis: (code + '1234567890').slice(0, 12),
-        release_cause: duration ? 200 : 486,
-        release_side: 'O',
-        pdd_ms: 1000,
-      });
-    }
-    await call('POST', '/switch/cdr', { batch_id: `bench-${b}`, cdrs }, { 'x-switch-key': key });
-  }
+  for (const batch of cdrBatches(
+    sdf.map((d) => d.code),
+    trunks,
+    DAY,
+    CDRS,
+    BATCH,
+  ))
+    await call('POST', '/switch/cdr', batch, { 'x-switch-key': key });
   const ingestS = (performance.now() - t0) / 1000;
   console.log(`ingest ${CDRS} CDRs: ${ingestS.toFixed(1)} s (${Math.round(CDRS / ingestS)} CDRs/s)`);
 

@@ -1,7 +1,7 @@
 /**
  * Routing engine benchmark: decisions per second of `decide` (no trace) on one core.
  *
- *   npx tsx bench/engine/routing.bench.ts [--quick]    (BENCH_ONLY=sdf|us: one scenario)
+ *   npx tsx bench/engine/routing.bench.ts [--quick]    (BENCH_ONLY=sdf|us|did: one scenario)
  *
  * Scenario "sdf": the real A-Z deck (data/rate-decks/sdf-outbound-rates.csv, 27,523 rows; the 9
  * without a rate are left out) as
@@ -26,7 +26,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseCsvLine } from '@tandem/contract';
-import { buildSnapshot, decide, PrefixIndex } from '@tandem/domain';
+import { buildSnapshot, decide, MonitorState, PrefixIndex } from '@tandem/domain';
 import type {
   CallAttempt,
   EngineConfig,
@@ -199,6 +199,87 @@ function engineConfig(tables: RateTableConfig[], extra: Partial<EngineConfig> = 
   };
 }
 
+/**
+ * Scenario "did" (issue 14): inbound calls from a DID vendor's trunk to BENCH_DIDS numbers (default
+ * 1,000,000) held by 1,000 DID clients, each with one DID trunk; every number assigned, with the
+ * vendor's and the client's per-minute billing rules. A decision finds the number, checks its state,
+ * the client's credit and limits, and routes to the client's trunk (did-routing.ts).
+ */
+const DID_CLIENTS = 1000;
+const didNumber = (i: number) => `4930${String(i).padStart(7, '0')}`;
+function didConfig(count: number): EngineConfig {
+  const clients = Array.from({ length: DID_CLIENTS }, (_, i) => 1000 + i);
+  return {
+    carriers: [
+      { carrier_id: 500, name: 'did-vendor', is_active: true, mode: 'postpaid', balance: '0' },
+      ...clients.map((id) => ({
+        carrier_id: id,
+        name: `did-client-${id}`,
+        is_active: true,
+        mode: 'postpaid' as const,
+        balance: '-10',
+        credit_limit: '1000',
+      })),
+    ],
+    trunks: [
+      {
+        trunk_id: 500,
+        carrier_id: 500,
+        name: 'did-vendor',
+        direction: 'ingress',
+        is_active: true,
+        hosts: [{ ip: '198.51.100.0', netmask: 24 }],
+        did: true,
+        call_limit: 5000,
+        cps_limit: 500,
+      },
+      ...clients.map((id): TrunkConfig => ({
+        trunk_id: 10 * id,
+        carrier_id: id,
+        name: `did-client-${id}`,
+        direction: 'egress',
+        is_active: true,
+        hosts: [{ ip: `10.${(id >> 8) & 255}.${id & 255}.1`, port: 5060 }],
+        did: true,
+        call_limit: 100,
+      })),
+    ],
+    rate_tables: [],
+    routing_plans: [],
+    dynamic_routes: [],
+    settings: { default_ij_rule: 'inter', utc_offset_minutes: 0 },
+    did: {
+      rules: [
+        { id: 1, name: 'vendor cost', per_minute: '0.0010' },
+        { id: 2, name: 'client price', per_minute: '0.0050' },
+      ],
+      numbers: Array.from({ length: count }, (_, i) => ({
+        did_id: i + 1,
+        number: didNumber(i),
+        vendor_id: 500,
+        client_id: clients[i % DID_CLIENTS]!,
+        state: 'assigned' as const,
+        vendor_rule_id: 1,
+        client_rule_id: 2,
+      })),
+      carriers: [500, ...clients].map((carrier_id) => ({ carrier_id, decimals: 6, round_up: false })),
+    },
+  };
+}
+
+/** Calls to random DIDs of the scenario, from the vendor's addresses. */
+function didCalls(count: number): CallAttempt[] {
+  const random = seeded(3);
+  const time = Date.UTC(2024, 5, 3, 14, 30);
+  return Array.from({ length: CALLS }, (_, i) => ({
+    source_ip: `198.51.100.${1 + (i % 200)}`,
+    source_port: 5060,
+    ani: '12125551234',
+    dnis: didNumber(Math.floor(random() * count)),
+    time: time + i * 10,
+  }));
+}
+
 function sdfConfig(deck: DeckRow[]): EngineConfig {
   const random = seeded(7);
   const table = (id: number, factor: () => number): RateTableConfig => ({
@@ -330,6 +411,11 @@ interface ScenarioResult {
   mean_routes: number;
   decisions_per_sec: Rate;
   decisions_per_sec_with_trace: Rate;
+  /**
+   * Issue 15: the same decisions with monitoring on (a loop detection rule on the ingress trunk
+   * counting every call, 50 active blocks of other trunks), measured alternately with it off.
+   */
+  loop_detection: { off: Rate; on: Rate; ratio_on_to_off: number };
   baseline_map_get_per_sec: Rate;
   /** decisions / baseline, on CPU time: the figure to compare across machines. */
   ratio_to_baseline: number;
@@ -362,6 +448,7 @@ function measure(makeConfig: () => EngineConfig, calls: CallAttempt[]): Scenario
   const snapshot: RoutingSnapshot = buildSnapshot(config);
   const buildMs = performance.now() - started;
   const buildCpuMs = (cpuSeconds() - startedCpu) * 1000;
+  const ingressIds = config.trunks.filter((t) => t.direction === 'ingress').map((t) => t.trunk_id);
   config = null; // as the server does: the snapshot is all that stays
   collectGarbage();
   const heapMb = (memoryInUse() - heapBefore) / 2 ** 20;
@@ -387,6 +474,43 @@ function measure(makeConfig: () => EngineConfig, calls: CallAttempt[]): Scenario
     rounds,
   );
 
+  // Monitoring on: every call counted by a loop rule (limit never reached), 50 blocks elsewhere.
+  const monitor = new MonitorState();
+  monitor.setLoopRules([
+    {
+      rule_id: 1,
+      name: 'bench',
+      trunk_ids: ingressIds,
+      ranges: [],
+      max_calls: 1e9,
+      window_s: 10,
+      block_s: 60,
+    },
+  ]);
+  monitor.setBlocks(
+    Array.from({ length: 50 }, (_, i) => ({
+      block_id: i + 1,
+      side: 'ingress' as const,
+      trunk_id: 100_000 + i,
+      ani: null,
+      codes: null,
+      until: null,
+      rule_name: 'bench',
+    })),
+  );
+  const stateOn: RoutingState = { ...state, monitor: monitor.guard() };
+  const on = (i: number) => decide(snapshot, calls[i % n] as CallAttempt, stateOn).routes.length;
+  opsPerSecond(ops, on, 1);
+  const offRuns: Rate[] = [];
+  const onRuns: Rate[] = [];
+  for (let k = 0; k < 3; k++) {
+    offRuns.push(opsPerSecond(ops, warm, Math.max(1, Math.floor(rounds / 3))));
+    onRuns.push(opsPerSecond(ops, on, Math.max(1, Math.floor(rounds / 3))));
+  }
+  const medianRate = (rs: Rate[]) => [...rs].sort((a, b) => a.cpu - b.cpu)[1]!;
+  const loopOff = medianRate(offRuns);
+  const loopOn = medianRate(onRuns);
+
   const numbers = calls.map((c) => c.dnis);
   const map = new Map<string, number>(numbers.map((s, i) => [s, i]));
   const lookup = (i: number) => map.get(numbers[i % n] as string) ?? 0;
@@ -404,6 +528,11 @@ function measure(makeConfig: () => EngineConfig, calls: CallAttempt[]): Scenario
     mean_routes: Math.round((routes / calls.length) * 100) / 100,
     decisions_per_sec: decisions,
     decisions_per_sec_with_trace: traced,
+    loop_detection: {
+      off: loopOff,
+      on: loopOn,
+      ratio_on_to_off: Math.round((loopOn.cpu / loopOff.cpu) * 1000) / 1000,
+    },
     baseline_map_get_per_sec: baseline,
     ratio_to_baseline: Math.round((decisions.cpu / baseline.cpu) * 10_000) / 10_000,
     baseline_memory_chase_per_sec: chase,
@@ -486,7 +615,7 @@ function main(): void {
   const usAnis = [...npas.keys()].slice(0, 50).map((npa, i) => `1${npa}${200 + i}${String(1000 + i)}`);
   const intlAnis = ['12125551234', '447911123456', 'anonymous'];
 
-  const builds = ONLY === 'us' ? null : buildTimes(codes);
+  const builds = ONLY ? null : buildTimes(codes);
   collectGarbage();
   const sdfCalls = callsFor(
     deck.map((d) => d.code),
@@ -494,9 +623,15 @@ function main(): void {
     intlAnis,
     1,
   );
-  const sdf = ONLY === 'us' ? null : measure(() => sdfConfig(deck), sdfCalls);
+  const sdf = ONLY === 'us' || ONLY === 'did' ? null : measure(() => sdfConfig(deck), sdfCalls);
   collectGarbage();
-  const us = ONLY === 'sdf' ? null : measure(() => usConfig(codes, npas), callsFor(codes, 11, usAnis, 2));
+  const us =
+    ONLY === 'sdf' || ONLY === 'did'
+      ? null
+      : measure(() => usConfig(codes, npas), callsFor(codes, 11, usAnis, 2));
+  collectGarbage();
+  const didCount = Number(process.env.BENCH_DIDS ?? 1_000_000);
+  const did = ONLY && ONLY !== 'did' ? null : measure(() => didConfig(didCount), didCalls(didCount));
 
   const cpu = cpus()[0];
   console.log(
@@ -516,7 +651,7 @@ function main(): void {
         mode: QUICK ? 'quick' : 'full',
         vendors: VENDORS,
         sdf_deck: { rows_used: deck.length, rows_without_rate_skipped: skipped },
-        scenarios: { sdf, us_700k: us },
+        scenarios: { sdf, us_700k: us, did_inbound: did && { dids: didCount, clients: DID_CLIENTS, ...did } },
         build: builds,
         target: { decisions_per_sec: 200_000, build_700k_codes_ms: 1000 },
       },

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
+import { storedSetupCode } from '../../apps/server/src/modules/users/setup-code';
 
 const here = import.meta.dirname;
 const COUNT = Number(process.env.BENCH_COUNT ?? 20000);
@@ -37,7 +38,12 @@ async function run(label: string, databaseUrl: string | null) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }).then((r) => r.json() as Promise<{ payload: { token: string } }>);
-  await post('/user/create', { name: 'bench', email: 'bench@example.com', passwd: 'Bench#2026' });
+  await post('/user/create', {
+    name: 'bench',
+    email: 'bench@example.com',
+    passwd: 'Bench#2026',
+    setup_code: (await storedSetupCode(built.services.db)) ?? '',
+  });
   const { payload } = await post('/auth', { email_or_name: 'bench', password: 'Bench#2026' });
   // The generator runs in a child process; the server keeps its own event loop free.
   const load = async (url: string, token?: string) => {

@@ -12,13 +12,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { uploadFile } from '../support/upload';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { readCsv } from '../../apps/server/src/modules/rates/import/read-rows';
+import { storedSetupCode } from '../../apps/server/src/modules/users/setup-code';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 700_000);
 const LIMIT_S = 15;
@@ -51,49 +52,6 @@ function writeDeck(file: string, rows: number, effective: string, variant: numbe
   fs.writeSync(out, chunk);
   fs.closeSync(out);
   return fs.statSync(file).size;
-}
-
-/** Streams a multipart upload (fields, then the file) to the server; answers the JSON envelope. */
-function uploadFile(
-  port: number,
-  urlPath: string,
-  token: string,
-  fields: Record<string, string>,
-  file: string,
-): Promise<{ success: boolean; payload: { object_id: number } }> {
-  const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  let head = '';
-  for (const [k, v] of Object.entries(fields))
-    head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="deck.csv"\r\nContent-Type: text/csv\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  const length = Buffer.byteLength(head) + fs.statSync(file).size + Buffer.byteLength(tail);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: urlPath,
-        method: 'POST',
-        headers: {
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': length,
-          'x-auth-token': token,
-        },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve(JSON.parse(body) as never));
-      },
-    );
-    req.on('error', reject);
-    req.write(head);
-    const rs = fs.createReadStream(file);
-    rs.on('end', () => req.end(tail));
-    rs.pipe(req, { end: false });
-  });
 }
 
 async function main() {
@@ -129,7 +87,12 @@ async function main() {
       if (!j.success) throw new Error(`${method} ${p}: ${JSON.stringify(j)}`);
       return j.payload;
     };
-    await api('POST', '/user/create', { name: 'bench', email: 'bench@example.com', passwd: 'Bench#2026' });
+    await api('POST', '/user/create', {
+      name: 'bench',
+      email: 'bench@example.com',
+      passwd: 'Bench#2026',
+      setup_code: (await storedSetupCode(built.services.db)) ?? '',
+    });
     const { token } = await api<{ token: string }>('POST', '/auth', {
       email_or_name: 'bench',
       password: 'Bench#2026',

@@ -18,6 +18,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp, type BuiltApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
+import { storedSetupCode } from '../../apps/server/src/modules/users/setup-code';
 
 export const DATA_DIR = process.env.TANDEM_DATA_DIR ?? new URL('../../datasets/', import.meta.url).pathname;
 export const VENDORS = 10;
@@ -136,7 +137,12 @@ export async function startServer(
       headers: { 'content-type': 'application/json', ...(token ? { 'x-auth-token': token } : {}) },
       body: JSON.stringify(body),
     }).then((r) => r.json() as Promise<{ payload: Record<string, unknown> }>);
-  await post('/user/create', { name: 'bench', email: 'bench@example.com', passwd: 'Bench#2026' });
+  await post('/user/create', {
+    name: 'bench',
+    email: 'bench@example.com',
+    passwd: 'Bench#2026',
+    setup_code: (await storedSetupCode(built.services.db)) ?? '',
+  });
   const token = String(
     (await post('/auth', { email_or_name: 'bench', password: 'Bench#2026' })).payload.token,
   );
@@ -183,7 +189,7 @@ export async function configure(
   base: string,
   token: string,
   customer: 'sdf' | 'us700k',
-): Promise<{ key: string; customerTable: number; sdf: DeckRow[] }> {
+): Promise<{ key: string; customerTable: number; sdf: DeckRow[]; ingress: number }> {
   const db = built.services.db;
   const sdf = sdfDeck();
   const customerRows =
@@ -295,7 +301,7 @@ export async function configure(
   });
   if (!row.success) throw new Error(JSON.stringify(row));
   const key = String((await api('POST', '/routing/switch_key/create', { name: 'bench' })).payload.key);
-  return { key, customerTable, sdf };
+  return { key, customerTable, sdf, ingress };
 }
 
 /** Waits for the snapshot to settle after `after` (a version), returning its status. */

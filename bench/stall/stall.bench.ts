@@ -5,13 +5,20 @@
  *   - import: a BENCH_ROWS-row (300,000) rate deck uploaded (from a third process) to a new rate
  *     table, from the upload until the import is finished and the routing snapshot that reads it
  *     is in service;
- *   - snapshot: a full snapshot load (every rate row read again, as at start-up) and build.
+ *   - snapshot: a full snapshot load (every rate row read again, as at start-up) and build;
+ *   - cdr-ingest: BENCH_CDRS (100,000) CDRs of one day posted to /api/switch/cdr in batches of
+ *     10,000 (the bodies are built before the phase, so only the server's work is measured);
+ *   - export: a CSV export (kind cdr, the background job) of BENCH_EXPORT_CDRS (1,000,000) CDRs: the
+ *     ingested day plus copies on the next day made by SQL before the phase;
+ *   - rerate: the customer's rates raised 10 % (the snapshot rebuilt before the phase), then a rerate
+ *     of the ingested day: preview and apply, until applied.
  * The configuration is setup.ts's (the SDF deck as the customer's table and 10 vendors' tables:
  * ~300,000 rate rows, an LCR route over 10 vendors). Runs on PGlite, and on PostgreSQL when
  * DATABASE_URL is set. Prints JSON: per phase the route calls' rate, p50, p99 and worst wait, the
  * pings' p99 and worst, and the route rate as a share of the baseline's.
  *   npx tsx bench/stall/stall.bench.ts
- * Env: BENCH_ROWS (300000), BENCH_BASELINE_S (8), BENCH_CONNECTIONS (4).
+ * Env: BENCH_ROWS (300000), BENCH_BASELINE_S (8), BENCH_CONNECTIONS (4), BENCH_CDRS (100000),
+ * BENCH_EXPORT_CDRS (1000000), BENCH_PHASES (comma list of import,snapshot,cdr; all by default).
  * Targets (issue 16): worst wait under 100 ms, route rate at least half the baseline's.
  */
 import { spawn, execFile } from 'node:child_process';
@@ -21,11 +28,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
+import { CdrPartitions, dayOf } from '../../apps/server/src/modules/cdr/partitions';
+import { benchTrunks, cdrBatches } from '../cdr/generate';
 import { configure, machine, routeBodies, settled, startServer } from '../routing/setup';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 300_000);
 const BASELINE_S = Number(process.env.BENCH_BASELINE_S ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+const CDRS = Number(process.env.BENCH_CDRS ?? 100_000);
+const EXPORT_CDRS = Number(process.env.BENCH_EXPORT_CDRS ?? 1_000_000);
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'import,snapshot,cdr').split(','));
+const CDR_DAY = Date.parse('2026-11-20T00:00:00Z');
 const here = import.meta.dirname;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,7 +73,7 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
   const tmp = path.join(os.tmpdir(), `tandem-stall-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(tmp);
   try {
-    const { key, sdf } = await configure(built, base, token, 'sdf');
+    const { key, sdf, customerTable } = await configure(built, base, token, 'sdf');
     let status = await settled(base, token);
     const bodiesFile = path.join(tmp, 'bodies.json');
     fs.writeFileSync(
@@ -75,7 +88,11 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     const api = (method: string, p: string, body?: unknown) =>
       fetch(base + p, {
         method,
-        headers: { 'content-type': 'application/json', 'x-auth-token': token },
+        // No content type without a body (Fastify refuses an empty JSON body).
+        headers: {
+          'x-auth-token': token,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       }).then((r) => r.json() as Promise<{ success: boolean; payload: Record<string, unknown> }>);
     const table = Number(
@@ -90,7 +107,130 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     let out = '';
     probe.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<void>((resolve) => probe.on('exit', () => resolve()));
-    const phase = (name: string) => probe.stdin.write(`phase ${name}\n`);
+    const began = performance.now();
+    const phase = (name: string) => {
+      // Where a long run is (stderr), and the probe's phase mark.
+      console.error(`[${label} +${((performance.now() - began) / 1000).toFixed(1)} s] ${name}`);
+      probe.stdin.write(`phase ${name}\n`);
+    };
+
+    /** CDR ingest, a 1M-CDR export and a rerate, each its own phase. */
+    async function cdrPhases(version: number) {
+      const db = built.services.db;
+      const batches = cdrBatches(
+        sdf.map((d) => d.code),
+        await benchTrunks(db),
+        CDR_DAY,
+        CDRS,
+      ).map((b) => JSON.stringify(b));
+      phase('cdr-ingest');
+      const i0 = performance.now();
+      for (const body of batches) {
+        const r = await fetch(base + '/switch/cdr', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-switch-key': key },
+          body,
+        });
+        const env = (await r.json()) as { success: boolean; error: unknown };
+        if (!env.success) throw new Error(`cdr ingest: ${JSON.stringify(env.error)}`);
+      }
+      const ingestMs = Math.round(performance.now() - i0);
+
+      // Copies of the ingested day on the next day, by SQL, up to EXPORT_CDRS in all.
+      phase('between');
+      const copies = Math.max(0, Math.ceil((EXPORT_CDRS - CDRS) / CDRS));
+      if (copies) {
+        await new CdrPartitions(db).ensure([dayOf(CDR_DAY + 86_400_000)]);
+        const cols = (
+          await sql<{ c: string }>`SELECT column_name AS c FROM information_schema.columns
+            WHERE table_name = 'cdrs' AND table_schema = current_schema() 
+            ORDER BY ordinal_position`.execute(db)
+        ).rows.map((r) => r.c);
+        const shifted: Record<string, string> = {
+          cdr_id: `nextval('cdr_keys_cdr_id_seq')`,
+          call_id: `call_id || '-' || g`,
+          start_time: `start_time + interval '1 day'`,
+          answer_time: `answer_time + interval '1 day'`,
+          end_time: `end_time + interval '1 day'`,
+        };
+        const list = cols.map((c) => `"${c}"`).join(', ');
+        const select = cols.map((c) => shifted[c] ?? `"${c}"`).join(', ');
+        await sql
+          .raw(
+            `INSERT INTO cdrs (${list}) SELECT ${select} FROM cdrs CROSS JOIN generate_series(1, ${copies}) g
+             WHERE start_time < '${new Date(CDR_DAY + 86_400_000).toISOString()}'
+             LIMIT ${EXPORT_CDRS - CDRS}`,
+          )
+          .execute(db);
+      }
+      const exported = Number(
+        (await sql<{ n: string }>`SELECT count(*)::text AS n FROM cdrs`.execute(db)).rows[0]!.n,
+      );
+      phase('export');
+      const e0 = performance.now();
+      const started = await api('POST', '/export/create', {
+        kind: 'cdr',
+        filter: {
+          start: new Date(CDR_DAY).toISOString(),
+          end: new Date(CDR_DAY + 2 * 86_400_000).toISOString(),
+        },
+      });
+      if (!started.success) throw new Error(`export: ${JSON.stringify(started)}`);
+      let exportRow: Record<string, unknown> | undefined;
+      for (;;) {
+        const items = (await api('GET', '/log/export?per_page=10')).payload.items as Record<
+          string,
+          unknown
+        >[];
+        exportRow = items.find((x) => x.id === started.payload.object_id);
+        if (exportRow && exportRow.status !== 'pending' && exportRow.status !== 'running') break;
+        await sleep(500);
+      }
+      const exportMs = Math.round(performance.now() - e0);
+
+      phase('between');
+      await sql`UPDATE rates SET rate = round(rate * 1.1, 4) WHERE rate_table_id = ${customerTable}`.execute(
+        db,
+      );
+      built.services.configChanged.notify();
+      await settled(base, token, version);
+      phase('rerate');
+      const r0 = performance.now();
+      const created = await api('POST', '/tools/rerate/create', {
+        start_time: new Date(CDR_DAY).toISOString(),
+        end_time: new Date(CDR_DAY + 86_400_000).toISOString(),
+      });
+      if (!created.success) throw new Error(`rerate: ${JSON.stringify(created)}`);
+      const id = Number(created.payload.object_id);
+      const waitFor = async (state: string) => {
+        for (;;) {
+          const run = (await api('GET', `/tools/rerate/${id}`)).payload;
+          if (run.state === state) return run;
+          if (run.state === 'failed') throw new Error(String(run.error));
+          await sleep(200);
+        }
+      };
+      const previewed = await waitFor('previewed');
+      const apply = await api('PATCH', `/tools/rerate/${id}/apply`);
+      if (!apply.success) throw new Error(`rerate apply: ${JSON.stringify(apply)}`);
+      const applied = await waitFor('applied');
+      const rerateMs = Math.round(performance.now() - r0);
+      return {
+        ingest: { cdrs: CDRS, ms: ingestMs, per_s: Math.round(CDRS / (ingestMs / 1000)) },
+        export: {
+          cdrs_in_range: exported,
+          status: exportRow?.status,
+          rows: exportRow?.row_count,
+          ms: exportMs,
+        },
+        // The figures without their sample rows and per-carrier lists.
+        rerate: {
+          cdrs: (previewed.preview as { cdrs: number }).cdrs,
+          changed: (applied.result as { changed: number }).changed,
+          ms: rerateMs,
+        },
+      };
+    }
 
     phase('warm-up');
     await sleep(3000);
@@ -100,18 +240,21 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     // The import: upload, the background job, and the snapshot rebuild that reads the new table.
     phase('import');
     const t0 = performance.now();
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      '--import',
-      'tsx',
-      path.join(here, 'upload.ts'),
-      `${base}/rate/rate_table/${table}/import`,
-      token,
-      deck,
-    ]);
+    const { stdout } = !PHASES.has('import')
+      ? { stdout: JSON.stringify({ payload: { object_id: 0 } }) }
+      : await promisify(execFile)(process.execPath, [
+          '--import',
+          'tsx',
+          path.join(here, 'upload.ts'),
+          `${base}/rate/rate_table/${table}/import`,
+          token,
+          deck,
+        ]);
     const taskId = Number((JSON.parse(stdout) as { payload: { object_id: number } }).payload.object_id);
     const progress: { at_s: number; progress: number; live: unknown }[] = [];
-    let task: Record<string, unknown>;
+    let task: Record<string, unknown> = {};
     for (;;) {
+      if (!PHASES.has('import')) break;
       task = (await api('GET', `/rate/import/${taskId}`)).payload;
       progress.push({
         at_s: Math.round(performance.now() - t0) / 1000,
@@ -122,7 +265,7 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
       await sleep(500);
     }
     const importMs = Math.round(performance.now() - t0);
-    status = await settled(base, token, status.version);
+    if (PHASES.has('import')) status = await settled(base, token, status.version);
     const importAndSnapshotMs = Math.round(performance.now() - t0);
 
     phase('between');
@@ -130,11 +273,18 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     // A full load: the rate cache reads every rate row again (the change log's "whole database" mark).
     phase('snapshot');
     const t1 = performance.now();
-    await sql`INSERT INTO rate_changes (rate_table_id, rate_id) VALUES (0, NULL)`.execute(built.services.db);
-    built.services.configChanged.notify();
-    const full = await settled(base, token, status.version);
+    let full = status;
+    if (PHASES.has('snapshot')) {
+      await sql`INSERT INTO rate_changes (rate_table_id, rate_id) VALUES (0, NULL)`.execute(
+        built.services.db,
+      );
+      built.services.configChanged.notify();
+      full = await settled(base, token, status.version);
+    }
     const snapshotMs = Math.round(performance.now() - t1);
+    const cdr = PHASES.has('cdr') ? await cdrPhases(full.version) : null;
     probe.stdin.write('stop\n');
+
     await exited;
     const phases = (JSON.parse(out) as PhaseResult[]).filter((p) => p.phase !== 'between');
     const baseline = phases.find((p) => p.phase === 'baseline')!;
@@ -149,6 +299,7 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
         with_snapshot_ms: importAndSnapshotMs,
         progress,
       },
+      cdr,
       snapshot: {
         kind: full.load_kind,
         rates: full.counts.rates,
@@ -176,10 +327,16 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
 const deck = path.join(os.tmpdir(), `tandem-stall-deck-${ROWS}.csv`);
 if (!fs.existsSync(deck)) writeDeck(deck, ROWS);
 const only = process.env.BENCH_ONLY; // 'pglite' | 'postgresql'
-const results = [];
-if (only !== 'postgresql') results.push(await run('pglite', null, deck));
+const results: Awaited<ReturnType<typeof run>>[] = [];
+// Each database's result goes to stderr as soon as it is done (a long run stopped midway keeps what
+// it measured); the whole document to stdout at the end.
+const done = (r: Awaited<ReturnType<typeof run>>) => {
+  results.push(r);
+  console.error(JSON.stringify(r));
+};
+if (only !== 'postgresql') done(await run('pglite', null, deck));
 if (process.env.DATABASE_URL && only !== 'pglite')
-  results.push(await run('postgresql', process.env.DATABASE_URL, deck));
+  done(await run('postgresql', process.env.DATABASE_URL, deck));
 console.log(
   JSON.stringify(
     {

@@ -14,6 +14,11 @@
  *    /api/switch/cdr, alternating batch by batch between summaries kept and not kept
  *    (CdrIngest.keepSummaries), so both modes see the same machine load: CDRs/s of each.
  *
+ * 3. Dashboard. GET /api/stats/dashboard (the page's one data call: totals, calls over time, top
+ *    customers, vendors and destinations): the first call after the summaries are written, then
+ *    medians for the last 24 hours, 7 and 30 days, and the default last hour after the ingest;
+ *    same-run baseline GET /api/user. Target (issue 11): the dashboard's first load under 500 ms.
+ *
  * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set (then PostgreSQL only).
  *   npx tsx bench/stats/summary.bench.ts        Target: 30-day report under 200 ms on PostgreSQL.
  */
@@ -117,6 +122,24 @@ async function run(label: string, databaseUrl: string | null) {
       for (let i = 0; i < n; i++) xs.push((await f()).ms);
       return { median_ms: median(xs), max_ms: Math.max(...xs) };
     };
+    // The dashboard (its page's one data call): the first call after the summaries were written
+    // (nothing cached), then medians per quick range. The default range (last hour) is timed after
+    // the ingest below, which puts its traffic in the last hour.
+    const dash = async (range: string) => {
+      const t = performance.now();
+      const r = (await fetch(`${base}/stats/dashboard?range=${range}`, {
+        headers: { 'x-auth-token': token },
+      }).then((x) => x.json())) as { success: boolean; payload: { totals: { attempts: number } } };
+      if (!r.success) throw new Error(JSON.stringify(r));
+      return { ms: ms(t), attempts: r.payload.totals.attempts };
+    };
+    const dashboardFirst = await dash('last_30d');
+    const dashboardResult = {
+      first_call_last_30d: dashboardFirst,
+      last_24h: await timed(() => dash('last_24h'), 10),
+      last_7d: await timed(() => dash('last_7d'), 10),
+      last_30d: await timed(() => dash('last_30d'), 10),
+    };
     const byCustomer = await report('customer');
     const raw = async () => {
       const t = performance.now();
@@ -217,7 +240,26 @@ async function run(label: string, databaseUrl: string | null) {
       with_summaries_batch_ms: Math.round(median(withS)),
       without_summaries_batch_ms: Math.round(median(withoutS)),
     };
-    console.log(JSON.stringify({ database: label, report: reportResult, ingest: ingestResult }, null, 2));
+    const dashboard = { ...dashboardResult, last_1h_after_ingest: await timed(() => dash('last_1h'), 10) };
+    // Same-run baseline for the dashboard: the lightest signed-in call (GET /api/user).
+    const user = async () => {
+      const t = performance.now();
+      await fetch(`${base}/user`, { headers: { 'x-auth-token': token } }).then((x) => x.json());
+      return { ms: ms(t) };
+    };
+    const baselineUser = await timed(user, 10);
+    console.log(
+      JSON.stringify(
+        {
+          database: label,
+          report: reportResult,
+          dashboard: { ...dashboard, baseline_get_user: baselineUser },
+          ingest: ingestResult,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await built.close();
     await dropDb();

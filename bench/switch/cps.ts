@@ -8,6 +8,7 @@
  * database), as the switch test does. Needs kamailio and sipp (npm run test:switch installs them).
  *
  *   npx tsx bench/switch/cps.ts [rates, e.g. 100,250,500,750,1000] [seconds per step]
+ * Env BENCH_WORKERS: Kamailio's worker processes (default 8, as the reference configuration).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -66,7 +67,7 @@ try {
       tandemPort: port,
       key,
       listen: `udp:127.0.0.1:${listen}`,
-      defines: ['WORKERS=8', ...extra],
+      defines: [`WORKERS=${process.env.BENCH_WORKERS ?? 8}`, ...extra],
     });
   kamailio('tandem', 5260, []);
   kamailio('direct', 5261, ['BENCH_DIRECT_TO="sip:447700900123@127.0.0.4:5060"']);
@@ -154,6 +155,7 @@ try {
         setup_ms_p99: q(0.99),
       };
       results.push(row);
+      if (!ok) console.error(`sipp ${mode} at ${rate}/s made no call:\n${r.out.slice(-1500)}`);
       console.log(JSON.stringify(row));
       fs.rmSync(dir, { recursive: true, force: true });
       await new Promise((res) => setTimeout(res, 3000)); // let the vendor's timewaits end

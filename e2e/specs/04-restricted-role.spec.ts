@@ -15,7 +15,8 @@ test('a role with only Configuration > Users read limits menu, navigation and AP
   const user = { name: unique('reader'), password: 'Reader#2026' };
 
   await enterAsAdmin(page, '/configuration/roles/new');
-  await expect(page.getByRole('heading', { name: 'New Role' })).toBeVisible();
+  // The first page of a new context loads the app and the whole permission catalogue: 30 s when busy.
+  await expect(page.getByRole('heading', { name: 'New Role' })).toBeVisible({ timeout: 30_000 });
   await page.getByTestId('role-name').fill(roleName);
   await page.getByTestId('group-Configuration').check();
   await page.getByTestId('perm-readable-/configuration/users').check();

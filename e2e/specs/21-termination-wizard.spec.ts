@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { api } from '@tandem/contract';
 import { call, unique } from '../support/api';
 import { deckRows, engineSettled, pick, randomIp, rateTableWith, type DeckRow } from '../support/switch';
+import { cdrOf, postCdrs } from '../support/cdrs';
 import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
 
 /**
@@ -15,6 +16,7 @@ import { adminToken, enterAsAdmin, expectPath, flash } from '../support/ui';
  */
 
 test.use({ timezoneId: 'UTC' });
+test.describe.configure({ mode: 'serial' });
 
 /** UNITED KINGDOM - LONDON in the SDF deck (30/6, 0.0103). */
 const CODE = '4420';
@@ -151,4 +153,48 @@ test('termination wizard: vendor, vendor trunk, customer and customer trunk, the
   await expect(routes.nth(0)).toContainText(names.vendor);
   await expect(routes.nth(0)).toContainText(deck.rate);
   await expect(routes.nth(0)).toContainText('0.0047');
+});
+
+test('the prepaid customer is refused in the call simulation once its calls used up its credit', async ({
+  page,
+}) => {
+  // Issue 10: the customer's calls come back as CDRs; their cost moves its balance (prepaid, credit
+  // 50) below what it may spend, and the next call is refused with the no-balance cause.
+  const token = await adminToken();
+  const trunkId = async (name: string) =>
+    (await call(api.trunks.trunk.list, { token, query: { name } })).items.find((t) => t.name === name)!
+      .trunk_id;
+  const [ingress, egress] = [await trunkId(names.customerTrunk), await trunkId(names.vendorTrunk)];
+  const { key } = await call(api.routing.createSwitchKey, { token, body: { name: unique('prepaid_proxy') } });
+  // Two calls of 30 hours at 0.0150 a minute: 27.00 each, 54.00 against a credit of 50.
+  const cdrs = [1, 2].map((n) =>
+    cdrOf({
+      callId: unique(`prepaid-${n}`),
+      start: Date.now() - (n + 1) * 31 * 3_600_000,
+      answerAfterMs: 3000,
+      duration: 108_000,
+      ingressTrunk: ingress,
+      egressTrunk: egress,
+      sourceIp,
+      ani: '15550002222',
+      dnis: DNIS,
+      egressDnis: DNIS,
+      pddMs: 800,
+    }),
+  );
+  await postCdrs(key, cdrs, 'prepaid-batch');
+
+  // The balance reaches routing within a second of the batch.
+  await enterAsAdmin(page, '/tools/call_simulation');
+  await expect(async () => {
+    await page.getByTestId('sim-source-ip').fill(sourceIp);
+    await page.getByTestId('sim-ani').fill('15550002222');
+    await page.getByTestId('sim-dnis').fill(DNIS);
+    await page.getByTestId('simulate').click();
+    await expect(page.getByTestId('simulation-verdict')).toContainText('Rejected with 402', {
+      timeout: 1000,
+    });
+  }).toPass({ timeout: 10_000 });
+  await expect(page.getByTestId('reject-reason')).toHaveText('insufficient_balance');
+  await expect(page.getByTestId('trace-admission').filter({ hasText: 'Balance' })).toContainText('-54');
 });

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { api } from '@tandem/contract';
-import { baseUrl, call, createCarrierUser, unique, type PortalLogin } from '../support/api';
+import { call, createCarrierUser, unique, type PortalLogin } from '../support/api';
 import { engineSettled, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
+import { cdrOf, postCdrs } from '../support/cdrs';
 import { adminToken, enterAs, enterAsAdmin, flash } from '../support/ui';
 
 /**
@@ -31,27 +33,19 @@ function cdr(
   answered: boolean,
   final = true,
 ) {
-  const s = new Date(start.getTime() + attempt * 5000);
-  const answer = answered ? new Date(s.getTime() + 2000) : null;
-  const end = new Date((answer ?? s).getTime() + (answered ? 60_000 : 3000));
-  return {
-    call_id: callId,
+  return cdrOf({
+    callId,
     attempt,
-    is_final_attempt: final,
-    start_time: s.toISOString(),
-    answer_time: answer?.toISOString() ?? null,
-    end_time: end.toISOString(),
+    final,
+    start: start.getTime() + attempt * 5000,
     duration: answered ? 60 : 0,
-    ingress_trunk_id: trunk,
-    egress_trunk_id: vendorTrunk,
-    source_ip: '10.0.0.1',
-    ani: '15550001111',
-    dnis: '447700900123',
-    egress_dnis: '447700900123',
-    release_cause: answered ? 200 : 503,
-    release_side: answered ? 'O' : 'T',
-    pdd_ms: 900,
-  };
+    failAfterMs: 3000,
+    ingressTrunk: trunk,
+    egressTrunk: vendorTrunk,
+    sourceIp: '10.0.0.1',
+    egressDnis: '447700900123',
+    releaseCause: answered ? 200 : 503,
+  });
 }
 
 test.beforeAll(async () => {
@@ -82,22 +76,13 @@ test.beforeAll(async () => {
   const otherTrunk = await trunkOf(other.clientId);
   await engineSettled(token);
   const { key } = await call(api.routing.createSwitchKey, { token, body: { name: unique('proxy') } });
-  const res = await fetch(new URL('/api/switch/cdr', baseUrl()), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-switch-key': key },
-    body: JSON.stringify({
-      batch_id: unique('batch'),
-      cdrs: [
-        cdr(failover, myTrunk, vendorA.trunkId, 1, false, false),
-        cdr(failover, myTrunk, vendorB.trunkId, 2, true),
-        cdr(single, myTrunk, vendorB.trunkId, 1, true),
-        cdr(theirs, otherTrunk, vendorB.trunkId, 1, true),
-      ],
-    }),
-  });
-  const body = (await res.json()) as { success: boolean; payload: { stored: number } };
-  expect(body.success, JSON.stringify(body)).toBe(true);
-  expect(body.payload.stored).toBe(4);
+  const stored = await postCdrs(key, [
+    cdr(failover, myTrunk, vendorA.trunkId, 1, false, false),
+    cdr(failover, myTrunk, vendorB.trunkId, 2, true),
+    cdr(single, myTrunk, vendorB.trunkId, 1, true),
+    cdr(theirs, otherTrunk, vendorB.trunkId, 1, true),
+  ]);
+  expect(stored.stored).toBe(4);
 });
 
 test('an admin finds a call, adds a column and opens the call with both attempts', async ({ page }) => {
@@ -134,6 +119,39 @@ test('an admin finds a call, adds a column and opens the call with both attempts
   await expect(drawer.getByTestId('attempt-2-profit')).toHaveText('0.020000');
   await expect(drawer.getByText('Customer leg').first()).toBeVisible();
   await expect(drawer.getByText('Vendor leg').first()).toBeVisible();
+});
+
+test('an admin exports the search as XLSX in the background and downloads it from the export log', async ({
+  page,
+}) => {
+  await enterAsAdmin(page, `/statistics/cdrs_list?${range}&call_id=${failover}`);
+  await expect(page.getByTestId('cdr-total')).toHaveText('2 CDRs', { timeout: 30_000 });
+  await page.getByTestId('export-background-xlsx').click();
+  await expect(flash(page)).toHaveText('Export started: follow it in the export log');
+  const mineOnly = await call(api.log.listExportLog, {
+    token: await adminToken(),
+    query: { mine: 'true', per_page: 1 },
+  });
+  const exp = mineOnly.items[0]!;
+  expect(exp.file_name).toMatch(/^cdrs-.*\.xlsx$/);
+  const row = page.getByTestId('list-export-log').locator(`tr[data-row-key="${exp.id}"]`);
+  await expect(row.getByTestId('job-status')).toHaveText('Finished', { timeout: 15_000 });
+  const downloading = page.waitForEvent('download');
+  await row.getByTestId(`download-${exp.id}`).click();
+  const file = await downloading;
+  expect(file.suggestedFilename()).toBe(exp.file_name);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile((await file.path())!);
+  const sheet = book.worksheets[0]!;
+  // the default columns, headed as on the page; the failover's two attempts, one per vendor
+  const header = (sheet.getRow(1).values as unknown[]).slice(1);
+  expect(header).toEqual(expect.arrayContaining(['Start Time', 'Call Duration', 'Egress Carrier']));
+  expect(sheet.rowCount).toBe(3);
+  const vendorCol = header.indexOf('Egress Carrier') + 1;
+  expect([2, 3].map((r) => sheet.getRow(r).getCell(vendorCol).value).sort()).toEqual(
+    [vendorName, secondVendorName].sort(),
+  );
+  expect(typeof sheet.getRow(2).getCell(header.indexOf('Call Duration') + 1).value).toBe('number');
 });
 
 test('an admin chooses the CDR fields the client portal shows', async ({ page }) => {

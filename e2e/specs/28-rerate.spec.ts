@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { api } from '@tandem/contract';
 import { baseUrl, call, unique } from '../support/api';
+import { cdrOf, postCdrs } from '../support/cdrs';
 import { engineSettled, pick, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
 import { adminToken, enterAsAdmin } from '../support/ui';
 
@@ -53,29 +54,17 @@ test.beforeAll(async () => {
   ).object_id;
   await engineSettled(token);
   const { key } = await call(api.routing.createSwitchKey, { token, body: { name: unique('rr_key') } });
-  const cdr = (n: number) => ({
-    call_id: unique(`rr-call-${n}`),
-    attempt: 1,
-    is_final_attempt: true,
-    start_time: `${DAY}T10:0${n}:00Z`,
-    answer_time: `${DAY}T10:0${n}:03Z`,
-    end_time: `${DAY}T10:0${n + 1}:03Z`,
-    duration: 60,
-    ingress_trunk_id: ingress,
-    egress_trunk_id: vendor.trunkId,
-    source_ip: '10.0.0.1',
-    ani: '15550001111',
-    dnis: '447700900123',
-    release_cause: 200,
-    release_side: 'O',
-    pdd_ms: 900,
-  });
-  const res = await fetch(new URL('/api/switch/cdr', baseUrl()), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-switch-key': key },
-    body: JSON.stringify({ batch_id: unique('rr-batch'), cdrs: [cdr(1), cdr(3)] }),
-  });
-  expect(((await res.json()) as { payload: { stored: number } }).payload.stored).toBe(2);
+  const cdr = (n: number) =>
+    cdrOf({
+      callId: unique(`rr-call-${n}`),
+      start: Date.parse(`${DAY}T10:0${n}:00Z`),
+      answerAfterMs: 3000,
+      duration: 60,
+      ingressTrunk: ingress,
+      egressTrunk: vendor.trunkId,
+      sourceIp: '10.0.0.1',
+    });
+  expect((await postCdrs(key, [cdr(1), cdr(3)], 'rr-batch')).stored).toBe(2);
   expect(await balanceOf(customer.id)).toBe(-0.1);
 });
 

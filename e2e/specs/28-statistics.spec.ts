@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { api } from '@tandem/contract';
-import { baseUrl, call, createCarrierUser, unique } from '../support/api';
-import { engineSettled, pick, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
+import { createCarrierUser, unique } from '../support/api';
+import { cdrOf, londonRoute, postCdrs } from '../support/cdrs';
+import { pick } from '../support/switch';
 import { adminToken, enterAs, enterAsAdmin } from '../support/ui';
 
 /**
@@ -23,55 +23,25 @@ let customer: Awaited<ReturnType<typeof createCarrierUser>>;
 
 test.beforeAll(async () => {
   const token = await adminToken();
-  const row = { code: '4420', code_name: 'UK London' };
-  const clientTable = await rateTableWith(token, 'stats_client', [{ ...row, rate: '0.0600' }]);
-  const vendorTable = await rateTableWith(token, 'stats_vendor', [{ ...row, rate: '0.0200' }]);
   customer = await createCarrierUser(token, { name: unique('StatsCustomer') });
-  const ip = randomIp();
-  const ingress = await call(api.trunks.trunk.create, {
-    token,
-    body: {
-      name: unique('stats_in'),
-      carrier_id: customer.clientId,
-      direction: 'ingress',
-      rate_table_id: clientTable.id,
-      hosts: [{ host_type: 'ip', host: ip, port: null, netmask: 32 }],
-    },
-  });
-  const vendor = await vendorWithTrunk(token, { rateTableId: vendorTable.id, ip: randomIp() });
-  await engineSettled(token);
-  const { key } = await call(api.routing.createSwitchKey, { token, body: { name: unique('stats_proxy') } });
+  const route = await londonRoute(token, customer.clientId, 'stats');
   const start = Math.floor(Date.now() / 1000) * 1000 - 120_000;
-  const cdrs = CALLS.map((c, i) => {
-    const answer = c.answered ? start + 2000 : null;
-    return {
-      call_id: unique(`stats-call-${i}`),
-      attempt: 1,
-      is_final_attempt: true,
-      start_time: new Date(start).toISOString(),
-      answer_time: answer === null ? null : new Date(answer).toISOString(),
-      end_time: new Date((answer ?? start + 4000) + c.duration * 1000).toISOString(),
+  const cdrs = CALLS.map((c, i) =>
+    cdrOf({
+      callId: unique(`stats-call-${i}`),
+      start,
       duration: c.duration,
-      ingress_trunk_id: ingress.object_id,
-      egress_trunk_id: vendor.trunkId,
-      source_ip: ip,
-      ani: '15550001111',
+      answered: c.answered,
+      ingressTrunk: route.ingressTrunk,
+      egressTrunk: route.vendorTrunk,
+      sourceIp: route.sourceIp,
       dnis: '442071234567',
-      release_cause: c.answered ? 200 : 486,
-      release_side: c.answered ? 'O' : 'T',
-      pdd_ms: 900,
-    };
-  });
-  const res = await fetch(new URL('/api/switch/cdr', baseUrl()), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-switch-key': key },
-    body: JSON.stringify({ batch_id: unique('stats-batch'), cdrs }),
-  });
-  const body = (await res.json()) as { success: boolean; payload: { stored: number; revenue: string } };
-  expect(body.success, JSON.stringify(body)).toBe(true);
-  expect(body.payload.stored).toBe(3);
+    }),
+  );
+  const stored = await postCdrs(route.key, cdrs, 'stats-batch');
+  expect(stored.stored).toBe(3);
   // 180 s at 0.06/min
-  expect(body.payload.revenue).toBe('0.180000');
+  expect(stored.revenue).toBe('0.180000');
 });
 
 test('the dashboard shows the ingested calls: figures, chart and top customers', async ({ page }) => {

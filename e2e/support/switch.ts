@@ -57,6 +57,7 @@ export async function rateTableWith(
   rows: {
     code: string;
     code_name: string;
+    country?: string;
     rate: string;
     min_time?: number;
     interval?: number;
@@ -78,6 +79,7 @@ export async function rateTableWith(
       body: {
         code: r.code,
         code_name: r.code_name,
+        ...(r.country ? { country: r.country } : {}),
         rate: r.rate,
         ...(r.intra_rate ? { intra_rate: r.intra_rate } : {}),
         ...(r.inter_rate ? { inter_rate: r.inter_rate } : {}),

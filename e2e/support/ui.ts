@@ -31,6 +31,10 @@ export function hashPath(page: Page): string {
 export async function expectPath(page: Page, path: string): Promise<void> {
   const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   await expect(page).toHaveURL(new RegExp(`#${escaped}(\\?.*)?$`));
+  // The address changes before React commits the page (navigations are transitions): wait for the
+  // page itself (Guard marks <html data-path> when it renders a path), or the next action may land
+  // on the page being left.
+  await expect(page.locator('html')).toHaveAttribute('data-path', path);
 }
 
 /** Opens a hash route (e.g. '/my_profile'). */
@@ -68,7 +72,13 @@ export const loginAsAdmin = (page: Page) => login(page, FIRST_ADMIN.name, FIRST_
  * form, for specs where signing in is not what is tested). The token is placed once per tab, so a
  * sign-out in the test stays a sign-out after reloads.
  */
-export async function enterAs(page: Page, name: string, password: string, path: string): Promise<void> {
+export async function enterAs(
+  page: Page,
+  name: string,
+  password: string,
+  path: string,
+  opts: { timeout?: number } = {},
+): Promise<void> {
   const token = await signIn(name, password);
   await page.addInitScript((t) => {
     if (sessionStorage.getItem('e2e-token-placed')) return;
@@ -76,7 +86,8 @@ export async function enterAs(page: Page, name: string, password: string, path: 
     localStorage.setItem('token', t);
   }, token);
   await open(page, path);
-  await expect(page.getByTestId('frame-header')).toBeVisible();
+  // A new context loads the whole app; on a busy two-core machine that took over 10 s at times.
+  await expect(page.getByTestId('frame-header')).toBeVisible({ timeout: opts.timeout ?? 30_000 });
 }
 
 export const enterAsAdmin = (page: Page, path: string) =>
@@ -91,14 +102,26 @@ export async function openUserMenu(page: Page): Promise<Locator> {
 }
 
 /** Clicks an entry of the user menu by its key (data-testid usermenu-{key}). */
-export async function userMenuAction(page: Page, key: string): Promise<void> {
-  await openUserMenu(page);
-  await page.getByTestId(`usermenu-${key}`).click();
+export async function userMenuAction(page: Page, key: string, opens?: Locator): Promise<void> {
+  if (!opens) {
+    await openUserMenu(page);
+    await page.getByTestId(`usermenu-${key}`).click();
+    return;
+  }
+  // A click that lands while the menu or a closing dialog still animates can be lost: try again
+  // until what the entry opens shows (opening the menu only when it is not already open).
+  const item = page.getByTestId(`usermenu-${key}`);
+  await expect(async () => {
+    if (await opens.isVisible()) return;
+    if (!(await item.isVisible())) await page.getByTestId('user-menu').click({ timeout: 3_000 });
+    await item.click({ timeout: 3_000 });
+    await expect(opens).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Signs out through the user menu and waits for the login page. */
 export async function logout(page: Page): Promise<void> {
-  await userMenuAction(page, 'logout');
+  await userMenuAction(page, 'logout', loginForm(page).submit);
   await expectPath(page, '/auth/login');
   await expect(loginForm(page).submit).toBeVisible();
 }

@@ -8,7 +8,8 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../apps/server/test/api/harness';
@@ -21,7 +22,7 @@ import {
   termination,
   type Fixture,
 } from '../../apps/server/test/api/routing-fixtures';
-import { toMicros } from '@tandem/domain';
+import { REJECT, toMicros } from '@tandem/domain';
 import { moveBalances } from '../../apps/server/src/modules/cdr/ledger';
 import { inviteOnce, Procs, run, startKamailio, waitForSip } from './sip';
 
@@ -37,6 +38,8 @@ let key: string;
 let f: Fixture;
 let port: number;
 const procs = new Procs();
+/** Scenario files written for this run. */
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'tandem-switch-test-'));
 
 const db = () => h.built.services.db;
 
@@ -60,8 +63,11 @@ async function cdrsFor(prefix: string, count: number, timeoutMs = 20_000) {
   }
 }
 
-/** sipp as the customer: `calls` calls to `dnis` at `rate` per second, each talking `talkMs`, at most `limit` at once. */
-function customerCalls(dnis: string, calls: number, rate = 10, talkMs = 1000, limit = 100) {
+/**
+ * sipp as the customer: `calls` calls to `dnis` at `rate` per second, each talking `talkMs`, at most
+ * `limit` at once, from SIP port `port` (another one for calls placed beside a running sipp).
+ */
+function customerCalls(dnis: string, calls: number, rate = 10, talkMs = 1000, limit = 100, port = 5070) {
   return run('sipp', [
     `${PROXY.ip}:${PROXY.port}`,
     '-sf',
@@ -71,7 +77,7 @@ function customerCalls(dnis: string, calls: number, rate = 10, talkMs = 1000, li
     '-i',
     CUSTOMER_IP,
     '-p',
-    '5070',
+    String(port),
     '-m',
     String(calls),
     '-r',
@@ -108,9 +114,27 @@ async function startTandem(): Promise<void> {
   await new Promise<void>((resolve) => h.built.app.server.listen(port, '127.0.0.1', () => resolve()));
 }
 
-function vendor(ip: string, scenario: 'uas' | 'uas-503'): void {
-  const args = ['-sf', path.join(SCENARIOS, `${scenario}.xml`)];
-  procs.start(`vendor-${ip}`, 'sipp', [...args, '-i', ip, '-p', '5060', '-nostdin']);
+/** What each vendor address runs now ('uas' answers, a code answers every call with it). */
+const vendorRuns = new Map<string, string>();
+
+/** Vendor sipp on `ip`: 'uas' answers every call; `{ code, reason }` refuses every call with it. */
+async function vendor(ip: string, scenario: 'uas' | { code: number; reason: string }): Promise<void> {
+  const name = typeof scenario === 'string' ? scenario : `${scenario.code} ${scenario.reason}`;
+  if (vendorRuns.get(ip) === name) return;
+  await procs.stop(`vendor-${ip}`);
+  let file = path.join(SCENARIOS, 'uas.xml');
+  if (typeof scenario !== 'string') {
+    file = path.join(scratch, `uas-${scenario.code}.xml`);
+    const template = readFileSync(path.join(SCENARIOS, 'uas-fail.xml'), 'utf8');
+    writeFileSync(
+      file,
+      template.replaceAll('%CODE%', String(scenario.code)).replaceAll('%REASON%', scenario.reason),
+    );
+  }
+  const p = procs.start(`vendor-${ip}`, 'sipp', ['-sf', file, '-i', ip, '-p', '5060', '-nostdin']);
+  await sleep(300);
+  if (p.exitCode !== null) throw new Error(`vendor sipp on ${ip} ended: ${procs.output(`vendor-${ip}`)}`);
+  vendorRuns.set(ip, name);
 }
 
 beforeAll(async () => {
@@ -145,6 +169,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (process.env.SWITCH_LOG) writeFileSync(process.env.SWITCH_LOG, procs.output('kamailio', 200_000));
   await procs.stopAll();
+  rmSync(scratch, { recursive: true, force: true });
   await h?.close();
 });
 
@@ -161,8 +186,7 @@ async function balancesMatchLedger(): Promise<void> {
 describe('Kamailio with the reference configuration, Tandem and sipp', () => {
   it("LCR: a customer's calls reach the cheapest vendor and come back as CDRs rated on both legs", async () => {
     // UK: vendor B (0.0250) is cheaper than A (0.0300)
-    vendor(VENDOR_IPS[1]!, 'uas');
-    await sleep(300);
+    await vendor(VENDOR_IPS[1]!, 'uas');
     const r = await customerCalls('447700900123', 10, 10, 1000);
     expect(r.code, r.out.slice(-3000)).toBe(0);
     const rows = await cdrsFor('4477', 10);
@@ -192,8 +216,8 @@ describe('Kamailio with the reference configuration, Tandem and sipp', () => {
 
   it('fails over: vendor A answers 503, the call goes on to vendor B; two attempts, two CDRs', async () => {
     // USA: vendor A (0.0100) is cheaper than B (0.0150), but A refuses every call
-    vendor(VENDOR_IPS[0]!, 'uas-503');
-    await sleep(300);
+    await vendor(VENDOR_IPS[0]!, { code: 503, reason: 'Service Unavailable' });
+    await vendor(VENDOR_IPS[1]!, 'uas');
     const r = await customerCalls('15551234567', 5, 5, 500);
     expect(r.code, r.out.slice(-3000)).toBe(0);
     const rows = await cdrsFor('1555', 10);
@@ -220,6 +244,59 @@ describe('Kamailio with the reference configuration, Tandem and sipp', () => {
     await balancesMatchLedger();
   });
 
+  it("follows the vendor trunk's failover rules in the route answer: a code to return is not retried, a code to fail over on is", async () => {
+    // USA: vendor A first, then B. Vendor A's trunk sends a 503 back to the caller as 480 with a
+    // clause of its own, and fails over on 486 (which the built-in rule sends back)
+    const a = f.vendors[0]!.trunk;
+    await db()
+      .updateTable('trunks')
+      .set({
+        failover_rules: JSON.stringify([
+          { sip_code: 503, action: 'return', return_code: 480, return_clause: 'Vendor Unavailable' },
+          { sip_code: 486, action: 'next' },
+        ]),
+      })
+      .where('trunk_id', '=', a)
+      .execute();
+    await rebuildAfter(h, admin);
+    try {
+      await vendor(VENDOR_IPS[0]!, { code: 503, reason: 'Service Unavailable' });
+      await vendor(VENDOR_IPS[1]!, 'uas');
+      const refused = await inviteOnce(CUSTOMER_IP, PROXY, '15552000001');
+      expect(refused).toEqual({ code: 480, reason: 'Vendor Unavailable' });
+      await cdrsFor('15552000001', 1);
+      await sleep(1500); // a second attempt's CDR would be here by now
+      const one = await cdrsFor('15552000001', 2, 0);
+      expect(one.map((c) => [c.attempt, c.egress_trunk_id, c.release_cause, c.is_final_attempt])).toEqual([
+        [1, a, 503, true],
+      ]);
+
+      await vendor(VENDOR_IPS[0]!, { code: 486, reason: 'Busy Here' });
+      const r = await customerCalls('15552000002', 2, 2, 300);
+      expect(r.code, r.out.slice(-3000)).toBe(0);
+      const rows = await cdrsFor('15552000002', 4);
+      const calls = new Map<string, typeof rows>();
+      for (const c of rows) calls.set(c.call_id, [...(calls.get(c.call_id) ?? []), c]);
+      expect(calls.size).toBe(2);
+      for (const attempts of calls.values())
+        expect(
+          attempts.map((c) => [
+            c.attempt,
+            c.egress_trunk_id,
+            c.release_cause,
+            c.release_side,
+            c.is_final_attempt,
+          ]),
+        ).toEqual([
+          [1, a, 486, 'T', false],
+          [2, f.vendors[1]!.trunk, 200, 'O', true],
+        ]);
+    } finally {
+      await db().updateTable('trunks').set({ failover_rules: '[]' }).where('trunk_id', '=', a).execute();
+      await rebuildAfter(h, admin);
+    }
+  });
+
   it('refuses an unknown source IP and a number without a rate with the codes the route API gives', async () => {
     const stranger = await inviteOnce('127.0.0.9', PROXY, '447700900123');
     const expected = (await switchRoute(h, customerCall('447700900123', { source_ip: '127.0.0.9' }), key))
@@ -240,9 +317,92 @@ describe('Kamailio with the reference configuration, Tandem and sipp', () => {
     });
   });
 
+  it('refuses a blocked number with the code configured for it, and the call has its CDR', async () => {
+    const post = (p: string, body: unknown, method = 'POST') =>
+      h.call(method, `/api${p}`, { token: admin, body });
+    expect(
+      (await post('/routing/block_list/create', { field: 'dnis', match: 'prefix', number: '447999' })).body,
+    ).toMatchObject({ success: true });
+    expect(
+      (
+        await post(
+          '/routing/default_error_response',
+          { responses: [{ reason: 'dnis_blocked', code: 603, clause: 'Declined' }] },
+          'PUT',
+        )
+      ).body,
+    ).toMatchObject({ success: true });
+    await rebuildAfter(h, admin);
+    const blocked = await inviteOnce(CUSTOMER_IP, PROXY, '447999000001');
+    expect(blocked).toEqual({ code: 603, reason: 'Declined' });
+    const rows = await cdrsFor('447999000001', 1);
+    expect(rows[0]).toMatchObject({ egress_trunk_id: null, release_cause: 603, release_side: 'S' });
+    // a number beside it still goes through
+    await vendor(VENDOR_IPS[1]!, 'uas');
+    const r = await customerCalls('447998000001', 1, 1, 200);
+    expect(r.code, r.out.slice(-3000)).toBe(0);
+  });
+
+  it("holds the customer trunk's call limit: with two calls up a third is refused, then fits once one ended", async () => {
+    await vendor(VENDOR_IPS[1]!, 'uas');
+    await db().updateTable('trunks').set({ call_limit: 2 }).where('trunk_id', '=', f.ingress).execute();
+    await rebuildAfter(h, admin);
+    try {
+      const long = customerCalls('447733000001', 2, 10, 7000); // two calls of 7 s
+      // both up; past the 3 s the route API counts a routed call on its own, so only Kamailio's
+      // calls-up reports (every second) hold them now
+      await sleep(4000);
+      const third = await inviteOnce(CUSTOMER_IP, PROXY, '447733000002');
+      const expected = REJECT.TRUNK_CALL_LIMIT;
+      expect(third.code).toBe(expected.code);
+      const r = await long;
+      expect(r.code, r.out.slice(-3000)).toBe(0);
+      await sleep(2000); // the report after they ended
+      const after = await customerCalls('447733000003', 1, 1, 200);
+      expect(after.code, after.out.slice(-3000)).toBe(0);
+      const rows = await cdrsFor('44773300000', 4);
+      expect(rows.map((c) => [c.dnis, c.release_cause]).sort()).toEqual([
+        ['447733000001', 200],
+        ['447733000001', 200],
+        ['447733000002', expected.code],
+        ['447733000003', 200],
+      ]);
+    } finally {
+      await db().updateTable('trunks').set({ call_limit: null }).where('trunk_id', '=', f.ingress).execute();
+      await rebuildAfter(h, admin);
+    }
+  });
+
+  it("holds a vendor trunk's call limit: with two calls up on vendor B, the next call goes to vendor A", async () => {
+    // UK: vendor B is the cheaper; its trunk takes two calls at once
+    await vendor(VENDOR_IPS[0]!, 'uas');
+    await vendor(VENDOR_IPS[1]!, 'uas');
+    const b = f.vendors[1]!.trunk;
+    await db().updateTable('trunks').set({ call_limit: 2 }).where('trunk_id', '=', b).execute();
+    await rebuildAfter(h, admin);
+    try {
+      const long = customerCalls('447744000001', 2, 10, 7000);
+      await sleep(4000); // reported by Kamailio, as above
+      const third = await customerCalls('447744000002', 1, 1, 300, 1, 5071);
+      expect(third.code, third.out.slice(-3000)).toBe(0);
+      const r = await long;
+      expect(r.code, r.out.slice(-3000)).toBe(0);
+      const rows = await cdrsFor('44774400000', 3);
+      expect(rows.map((c) => [c.dnis, c.egress_trunk_id, c.release_cause]).sort()).toEqual(
+        [
+          ['447744000001', b, 200],
+          ['447744000001', b, 200],
+          ['447744000002', f.vendors[0]!.trunk, 200],
+        ].sort(),
+      );
+    } finally {
+      await db().updateTable('trunks').set({ call_limit: null }).where('trunk_id', '=', b).execute();
+      await rebuildAfter(h, admin);
+    }
+  });
+
   it('stops calls cleanly while Tandem is down, and the spooled CDRs arrive once when it is back', async () => {
-    vendor(VENDOR_IPS[1]!, 'uas');
-    await sleep(300);
+    await vendor(VENDOR_IPS[1]!, 'uas');
     const calls = customerCalls('447711000001', 4, 4, 3000);
     await sleep(1500); // the four calls are up
     await stopTandem();

@@ -104,7 +104,8 @@ export function run(
 /**
  * One INVITE sent from `fromIp` over UDP; resolves with the final answer's status code and reason
  * (and acknowledges it, as a caller does). Used for the calls that must be refused, where sipp's
- * scenarios would only say "unexpected message".
+ * scenarios would only say "unexpected message"; a call answered all the same is hung up at once
+ * (ACK and BYE along its Record-Route), so it does not stay up and count against later tests.
  */
 export function inviteOnce(
   fromIp: string,
@@ -126,23 +127,38 @@ export function inviteOnce(
       const text = msg.toString();
       const m = /^SIP\/2\.0 (\d{3}) ([^\r\n]*)/.exec(text);
       if (!m || Number(m[1]) < 200) return;
+      const code = Number(m[1]);
       const toLine = /^To:.*$/im.exec(text)?.[0] ?? `To: <sip:${dnis}@${proxy.ip}>`;
-      const ack = [
-        `ACK sip:${dnis}@${proxy.ip}:${proxy.port} SIP/2.0`,
-        `Via: SIP/2.0/UDP ${fromIp}:${sock.address().port};branch=${branch}`,
-        `From: <sip:${ani}@${fromIp}>;tag=${tag}`,
-        toLine,
-        `Call-ID: ${callId}`,
-        'CSeq: 1 ACK',
-        'Max-Forwards: 70',
-        'Content-Length: 0',
-        '',
-        '',
-      ].join('\r\n');
-      sock.send(ack, proxy.port, proxy.ip, () => {
+      const inDialog = (method: string, cseq: number, via: string): string => {
+        // an answered call: its requests go to the callee's Contact along the Record-Route
+        const routes = [...text.matchAll(/^Record-Route:\s*(.*)$/gim)].map((x) => x[1]!.trim());
+        const contact = /^Contact:\s*<?([^>;\r\n]+)/im.exec(text)?.[1];
+        const target = code < 300 && contact ? contact : `sip:${dnis}@${proxy.ip}:${proxy.port}`;
+        return [
+          `${method} ${target} SIP/2.0`,
+          `Via: SIP/2.0/UDP ${fromIp}:${sock.address().port};branch=${via}`,
+          ...(code < 300 && routes.length ? [`Route: ${routes.join(', ')}`] : []),
+          `From: <sip:${ani}@${fromIp}>;tag=${tag}`,
+          toLine,
+          `Call-ID: ${callId}`,
+          `CSeq: ${cseq} ${method}`,
+          'Max-Forwards: 70',
+          'Content-Length: 0',
+          '',
+          '',
+        ].join('\r\n');
+      };
+      const done = () => {
         clearTimeout(timer);
         sock.close();
-        resolve({ code: Number(m[1]), reason: m[2]! });
+        resolve({ code, reason: m[2]! });
+      };
+      // the ACK of a failure is part of the INVITE transaction (same branch); of a 2xx, a new one
+      const ackBranch = code < 300 ? `z9hG4bK${randomBytes(6).toString('hex')}` : branch;
+      sock.send(inDialog('ACK', 1, ackBranch), proxy.port, proxy.ip, () => {
+        if (code >= 300) return done();
+        const bye = inDialog('BYE', 2, `z9hG4bK${randomBytes(6).toString('hex')}`);
+        sock.send(bye, proxy.port, proxy.ip, () => setTimeout(done, 200));
       });
     });
     sock.bind(0, fromIp, () => {

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { AppConfig } from './config';
 import { openDatabase, type DatabaseHandle, type Db } from './db/connection';
 import { seedDemoData, type DemoCredential } from './db/demo-seed';
+import { seedDemoMonitoring } from './modules/monitoring/demo';
 import { migrateToLatest } from './db/migrate';
 import { seedReferenceData } from './db/seed';
 import { buildServices, type Services } from './services';
@@ -15,6 +16,10 @@ import { cdrFileBatches, cdrFileKind, checkCdrFile, CdrFileError } from './modul
 import type { BulkTotals } from './modules/cdr/ingest';
 import { openStandaloneIngest } from './modules/cdr/standalone';
 import { seedDemoTraffic } from './modules/cdr/demo-traffic';
+import { seedDemoCommission } from './modules/agents/commission';
+import { DEMO } from './db/demo';
+import { seedDemoBilling } from './modules/billing/demo';
+import { seedDemoDids } from './modules/did/demo';
 import { formatMoney } from '@tandem/domain';
 
 /**
@@ -166,11 +171,12 @@ export function validateResetPassword(args: Partial<ResetPasswordArgs>): ResetPa
 export async function resetPasswordCommand(s: Services, args: ResetPasswordArgs, out: Out): Promise<number> {
   const { name, password, clear2fa } = validateResetPassword(args);
   const hash = await s.auth.hash(password);
-  const { userId, revoked } = await s.db.transaction().execute(async (trx) => {
+  const { userId, revoked, roleRequires } = await s.db.transaction().execute(async (trx) => {
     const user = await trx
-      .selectFrom('users')
-      .select(['user_id', 'name'])
-      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .selectFrom('users as u')
+      .leftJoin('roles as r', 'r.role_id', 'u.role_id')
+      .select(['u.user_id', 'u.name', 'r.require_2fa'])
+      .where(sql<string>`lower(u.name)`, '=', name.toLowerCase())
       .executeTakeFirst();
     if (!user) throw new CliError(`No user named "${name}".`);
     await trx
@@ -194,22 +200,64 @@ export async function resetPasswordCommand(s: Services, args: ResetPasswordArgs,
       { passwd: '***' },
       { passwd: '***' },
     );
-    return { userId: user.user_id, revoked: Number(r.numUpdatedRows) };
+    return {
+      userId: user.user_id,
+      revoked: Number(r.numUpdatedRows),
+      roleRequires: Boolean(user.require_2fa),
+    };
   });
-  out(
-    `Password of "${name}" changed${clear2fa ? ', two-factor sign-in turned off' : ''}; ${revoked} open session(s) revoked.`,
-  );
+  // A role that requires two-factor sign-in sends the user to set it up again at the next sign-in.
+  const cleared = !clear2fa
+    ? ''
+    : roleRequires
+      ? ", two-factor sign-in turned off (the user's role requires it: set it up again after signing in)"
+      : ', two-factor sign-in turned off';
+  out(`Password of "${name}" changed${cleared}; ${revoked} open session(s) revoked.`);
   return userId;
 }
 
+export interface SeedDemoArgs {
+  /** Calls of demo traffic (default DEMO_TRAFFIC_CALLS). */
+  calls?: number;
+}
+
+/** `tandem seed-demo --calls N`: checks the option before the database is opened. */
+export function validateSeedDemo(args: { calls?: string }): SeedDemoArgs {
+  if (args.calls === undefined) return {};
+  const n = Number(args.calls);
+  if (!/^\d+$/.test(args.calls) || n < 1 || n > 2_000_000)
+    throw new CliError('--calls: a whole number from 1 to 2000000', 2);
+  return { calls: n };
+}
+
 /** `tandem seed-demo`: the demo data (idempotent), then a table of every demo credential. */
-export async function seedDemoCommand(s: Services, out: Out): Promise<DemoCredential[]> {
+export async function seedDemoCommand(
+  s: Services,
+  out: Out,
+  args: SeedDemoArgs = {},
+): Promise<DemoCredential[]> {
   const report = await seedDemoData(s);
   // A month of calls between the demo carriers, through the real ingest (after the data committed).
   const traffic = await seedDemoTraffic(s, {
+    calls: args.calls,
     onBatch: (done, planned) => out(`  demo traffic: batch ${done}/${planned}`),
   });
   if (traffic.stored > 0) report.created.cdr = traffic.stored;
+  const monitoringRules = await seedDemoMonitoring(s);
+  if (monitoringRules > 0) report.created.monitoring_rule = monitoringRules;
+  // The demo agent's closed commission periods of that month, as the hourly commission job computes them.
+  const commission = await seedDemoCommission(s.db, DEMO.agent.agent_name, new Date());
+  if (commission > 0) report.created.commission_period = commission;
+  // The DID business: vendor, numbers, client and a month of inbound calls (modules/did/demo.ts).
+  const dids = await seedDemoDids(s);
+  Object.assign(report.created, dids.created);
+  if (dids.credential)
+    report.credentials.push({ role: 'DID client', email: 'did-client@example.com', ...dids.credential });
+  // Finance (issue 12): invoices of the demo month's ended weeks, some paid, through the real paths
+  // (after the DID traffic, so the DID carriers' weeks are invoiced on the first run, not the second).
+  const billing = await seedDemoBilling(s);
+  if (billing.invoices > 0) report.created.invoice = (report.created.invoice ?? 0) + billing.invoices;
+  if (billing.payments > 0) report.created.payment = billing.payments;
   const created = Object.entries(report.created);
   out(
     created.length

@@ -10,12 +10,14 @@ import {
   openTandem,
   resetPasswordCommand,
   seedDemoCommand,
+  validateSeedDemo,
   validateCreateAdmin,
   validateImportCdrs,
   validateResetPassword,
   type Tandem,
 } from './cli-commands';
 import { loadConfig } from './config';
+import { DEMO_TRAFFIC_CALLS } from './modules/cdr/demo-traffic';
 
 /**
  * Operator CLI: `npm run tandem -- <command> [options]`. Parses arguments and runs one command of
@@ -31,8 +33,9 @@ Commands:
   reset-password --name N --password P [--clear-2fa]
                                                    set a user's password and end all their sessions;
                                                    --clear-2fa also turns two-factor sign-in off
-  seed-demo                                        create the demo users and data, and a month of demo
-                                                   traffic (safe to run again)
+  seed-demo [--calls N]                            create the demo users and data, and a month of demo
+                                                   traffic (default ${DEMO_TRAFFIC_CALLS.toLocaleString('en-US')} calls, about 200,000
+                                                   attempts; safe to run again)
   import-cdrs FILE [--batch-size N]                bill the CDRs of a CSV or JSON Lines file (back-fill; default
                                                    batches of ${IMPORT_BATCH_DEFAULT}); running it again bills nothing twice
   help                                             show this text
@@ -47,7 +50,7 @@ const COMMANDS: Record<string, Options> = {
   migrate: {},
   'create-admin': { name: str, email: str, password: str },
   'reset-password': { name: str, password: str, 'clear-2fa': { type: 'boolean' } },
-  'seed-demo': {},
+  'seed-demo': { calls: str },
   'import-cdrs': { 'batch-size': str },
 };
 
@@ -83,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
     command === 'import-cdrs'
       ? validateImportCdrs({ file: positionals[0], batchSize: opt('batch-size') })
       : null;
+  const seedArgs = command === 'seed-demo' ? validateSeedDemo({ calls: opt('calls') }) : null;
   const resetArgs =
     command === 'reset-password'
       ? validateResetPassword({
@@ -117,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
     } else if (importArgs) {
       await importCdrsCommand(s, importArgs, console.log);
     } else {
-      await seedDemoCommand(s, console.log);
+      await seedDemoCommand(s, console.log, seedArgs ?? {});
     }
   } finally {
     await tandem.close();

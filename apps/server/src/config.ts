@@ -13,6 +13,8 @@ export interface AppConfig {
   publicUrl: string;
   smtp: { host: string; port: number; secure: boolean; user: string; pass: string; from: string } | null;
   logLevel: string;
+  /** ACCESS_LOG=true: one compact line per request (method, URL, status, time); off by default. */
+  accessLog: boolean;
   /** scrypt cost (log2 N); lower only in tests. */
   passwordCost: number;
   /** Trust X-Forwarded-For (TRUST_PROXY=true only behind a reverse proxy that sets it). */
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         }
       : null,
     logLevel: env.LOG_LEVEL ?? 'info',
+    accessLog: env.ACCESS_LOG === 'true',
     trustProxy: env.TRUST_PROXY === 'true',
     passwordCost: Number(env.PASSWORD_COST ?? 15),
     setupCode: env.SETUP_CODE?.trim() || null,

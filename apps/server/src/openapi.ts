@@ -56,7 +56,7 @@ function operation(e: Endpoint): Record<string, unknown> {
         : e.access.kind;
   return {
     summary: e.summary,
-    description: `Access: ${access}`,
+    description: `Access: ${access}${e.access.kind !== 'public' && e.duringTwoFactorEnrolment ? '; also while enrolling in the two-factor sign-in a role requires (others answer 210 then)' : ''}`,
     tags: [e.tag],
     ...(e.access.kind === 'public' ? {} : { security: [{ token: [] }] }),
     parameters,

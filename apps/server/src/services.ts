@@ -5,6 +5,7 @@ import type { Db } from './db/connection';
 import { AuditLog } from './modules/logs/audit';
 import { AuthService } from './modules/auth/service';
 import { Mailer } from './mail/mailer';
+import { SecretBox } from './mail/secret-box';
 import { SettingsService } from './modules/config/settings';
 import { Exports } from './jobs/exports';
 import { Jobs } from './jobs/queue';
@@ -23,6 +24,8 @@ export interface Services {
   auth: AuthService;
   audit: AuditLog;
   mailer: Mailer;
+  /** Secrets given back to third parties (SMTP passwords, payment keys), sealed with the server secret. */
+  secrets: SecretBox;
   i18n: { languageOf(req: FastifyRequest): Language };
   /**
    * Routing and rating configuration changed (carriers, trunks, rates, routes...): every write of that
@@ -56,6 +59,7 @@ export function buildServices(
   log: Logger,
 ): Services {
   const settings = new SettingsService(db);
+  const secrets = new SecretBox(() => settings.secret());
   const jobs = new Jobs(db, log, { ...config.jobs, leaseMs: DEFAULT_LEASE_MS });
   const services = {
     config,
@@ -65,7 +69,8 @@ export function buildServices(
     startedAt: new Date(),
     settings,
     audit: new AuditLog(),
-    mailer: new Mailer(db, config, log),
+    mailer: new Mailer(db, config, log, secrets),
+    secrets,
     configChanged: new ConfigChanged(),
     switchKeys: new SwitchKeyRing(db),
     jobs,

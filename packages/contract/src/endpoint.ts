@@ -26,6 +26,14 @@ export interface Endpoint<
   multipart?: boolean;
   /** The answer is a file, not the JSON envelope. */
   raw?: boolean;
+  /** The answer is a stream that stays open (server-sent events); implies raw. */
+  stream?: boolean;
+  /**
+   * Callable by a session still enrolling in two-factor sign-in: the user's role requires it and it
+   * is not on yet (issue 18, docs/security.md). Every other endpoint with a session answers code 210
+   * to such a session. Only the enrolment calls, the frame's session reads and sign-out set it.
+   */
+  duringTwoFactorEnrolment?: boolean;
   payload: R;
 }
 

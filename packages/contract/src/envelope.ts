@@ -28,6 +28,12 @@ export const ErrorCode = {
   signIn: 190,
   /** The password was right; the account's second factor (a TOTP or recovery code) is needed. */
   twoFactor: 200,
+  /**
+   * The user's role requires two-factor sign-in and it is not on: this session may only set it up
+   * (POST /auth/2fa/setup and /enable), read the session (GET /user, /config/system, the own role
+   * and menu) and sign out until it is.
+   */
+  twoFactorEnrolment: 210,
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 

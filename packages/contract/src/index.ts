@@ -16,6 +16,7 @@ export * from './crud';
 export * from './csv';
 export type { CdrIn, ReleaseSide } from './endpoints/cdr';
 export * from './input-rules';
+export type { CdrUploadRow, CdrUploadStatus } from './endpoints/cdr-upload';
 export type { CdrFieldDef, CdrFilter, CdrRow, CdrSearchQuery, PortalFieldRow } from './endpoints/cdr-search';
 export type {
   RerateCarrier,
@@ -27,3 +28,14 @@ export type {
 } from './endpoints/rerate';
 export type { BalanceCheckRow, LedgerRow } from './endpoints/finance';
 export type { GroupBy } from './endpoints/stats';
+export type { NoteRow, PaymentRow } from './endpoints/billing';
+export type {
+  ExtraChargeRow,
+  VendorComparison,
+  VendorInvoiceDetail,
+  VendorInvoiceRow,
+} from './endpoints/finance-extras';
+export type { AutoInvoiceRow, InvoiceDetail, InvoiceRow, InvoiceSettingRow } from './endpoints/billing';
+export type { MailedReportName, ReportColumn, ReportDef, ReportName } from './endpoints/reports';
+export type { DidStateName } from './endpoints/did';
+export type { DidDashboard, PortRequestRow, PortStatus, PortalTrunkRow } from './endpoints/did-extras';

@@ -57,6 +57,7 @@ export const MENU_MODULES: MenuModuleDef[] = [
       i('Payment', '/finance/payment'),
       i('Regenerate Balance', '/finance/regenerate_balance'),
       i('Extra Charge', '/finance/extra_charge'),
+      i('Vendor Invoice', '/finance/vendor_invoice'),
       i('Carrier Invoice History', '/finance/carrier_invoice_history'),
       i('Mutual Transaction', '/finance/mutual_transaction'),
       i('Overall Mutual Balance', '/finance/overall_mutual_balance'),
@@ -137,6 +138,7 @@ export const MENU_MODULES: MenuModuleDef[] = [
       i('DID Routing', '/origination/did_routing'),
       i('Regenerate Balance', '/origination/regenerate_balance'),
       i('Tickets', '/origination/tickets'),
+      i('Port Requests', '/origination/port_requests'),
     ],
   },
   {
@@ -234,6 +236,13 @@ export interface FunctionPermissionDef {
 }
 export const FUNCTION_PERMISSIONS: readonly FunctionPermissionDef[] = [
   { func_name: 'finance:view_cost_and_rate', group_id: 2, display_name: 'View Cost and Rate in Reports' },
+  // issue 12 (docs/billing.md): the finance rights of spec 02 section 6
+  { func_name: 'finance:delete_invoice', group_id: 2, display_name: 'Delete Invoice' },
+  { func_name: 'finance:delete_payment', group_id: 2, display_name: 'Delete Payment' },
+  { func_name: 'finance:delete_note', group_id: 2, display_name: 'Delete Credit or Debit Note' },
+  { func_name: 'finance:reset_balance', group_id: 2, display_name: 'Reset Balance' },
+  // issue 11 (docs/statistics.md): without it, statistics show the carriers of the user's list only
+  { func_name: 'statistics:view_all_carriers', group_id: 8, display_name: 'View All Carriers' },
 ];
 
 /** Display renames the header applies to server names (spec 01 section 2). */

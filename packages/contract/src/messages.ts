@@ -63,6 +63,16 @@ const catalogue = {
     ch: '两步验证登录已开启',
     de: 'Die Zwei-Faktor-Anmeldung ist bereits eingeschaltet',
   },
+  twoFactorRequiredByRole: {
+    en: 'Your role requires two-factor sign-in. Set it up to continue.',
+    ch: '您的角色要求启用两步验证登录。请先完成设置再继续。',
+    de: 'Ihre Rolle verlangt die Zwei-Faktor-Anmeldung. Richten Sie sie ein, um fortzufahren.',
+  },
+  twoFactorKeptByRole: {
+    en: 'Your role requires two-factor sign-in: it cannot be turned off',
+    ch: '您的角色要求两步验证登录：无法关闭',
+    de: 'Ihre Rolle verlangt die Zwei-Faktor-Anmeldung: sie kann nicht ausgeschaltet werden',
+  },
   twoFactorNotStarted: {
     en: 'Start the two-factor setup first',
     ch: '请先开始两步验证设置',
@@ -532,22 +542,22 @@ const catalogue = {
   carrierHasNoRateEmail: {
     en: 'Carrier [{0}] has no rates e-mail or main e-mail',
     ch: '运营商 [{0}] 没有费率电子邮件或主电子邮件',
-    de: 'Carrier [{0}] hat keine Raten-E-Mail und keine Haupt-E-Mail',
+    de: 'Carrier [{0}] hat keine Tarif-E-Mail und keine Haupt-E-Mail',
   },
   rateLinkInvalid: {
     en: 'This rate download link is not valid',
     ch: '此费率下载链接无效',
-    de: 'Dieser Link zum Herunterladen der Raten ist ungültig',
+    de: 'Dieser Link zum Herunterladen der Tarife ist ungültig',
   },
   rateLinkExpired: {
     en: 'This rate download link expired on {0}',
     ch: '此费率下载链接已于 {0} 过期',
-    de: 'Dieser Link zum Herunterladen der Raten ist am {0} abgelaufen',
+    de: 'Dieser Link zum Herunterladen der Tarife ist am {0} abgelaufen',
   },
   sendDeadlinePassed: {
     en: 'The download deadline of this send passed on {0}; send the rate table again',
     ch: '此次发送的下载截止日期已于 {0} 过去，请重新发送费率表',
-    de: 'Die Download-Frist dieses Versands ist am {0} abgelaufen; die Ratentabelle bitte erneut senden',
+    de: 'Die Download-Frist dieses Versands ist am {0} abgelaufen; die Tariftabelle bitte erneut senden',
   },
   sendStillRunning: {
     en: 'This send is still running; try again when it has finished',
@@ -638,10 +648,349 @@ const catalogue = {
     ch: '报表最多覆盖 {0} 天',
     de: 'Ein Bericht umfasst höchstens {0} Tage',
   },
+  statsGroupingOff: {
+    en: 'Report grouping is turned off for you: the report keeps its own grouping',
+    ch: '您的报表分组已关闭：报表只能使用其默认分组',
+    de: 'Die Gruppierung von Berichten ist für Sie ausgeschaltet: der Bericht behält seine Gruppierung',
+  },
   statsCostHidden: {
     en: 'You may not see cost and profit in reports',
     ch: '您无权在报表中查看成本和利润',
     de: 'Sie dürfen Kosten und Gewinn in Berichten nicht sehen',
+  },
+  // monitoring (issue 15)
+  cannotBeEmpty: { en: '{0} cannot be empty', ch: '{0} 不能为空', de: '{0} darf nicht leer sein' },
+  scheduleRequired: {
+    en: 'An execution schedule must be selected',
+    ch: '必须选择执行计划',
+    de: 'Ein Ausführungsplan muss ausgewählt werden',
+  },
+  thresholdRequired: {
+    en: 'Set at least one threshold',
+    ch: '请至少设置一个阈值',
+    de: 'Mindestens einen Schwellenwert festlegen',
+  },
+  routeBlockNeedsCodes: {
+    en: 'Blocking the route needs the included codes',
+    ch: '封锁路由需要指定包含的代码',
+    de: 'Zum Sperren der Route müssen die eingeschlossenen Codes angegeben werden',
+  },
+  codesRequired: {
+    en: 'List the codes to include or exclude',
+    ch: '请列出要包含或排除的代码',
+    de: 'Die ein- oder auszuschließenden Codes angeben',
+  },
+  numberRangeInvalid: {
+    en: '[{0}] is not a number range (a prefix, or from-to of the same length)',
+    ch: '[{0}] 不是号码范围（前缀，或长度相同的起止号码）',
+    de: '[{0}] ist kein Nummernbereich (ein Präfix oder von-bis gleicher Länge)',
+  },
+  loopScopeRequired: {
+    en: 'List the ingress trunks or the number ranges to watch',
+    ch: '请列出要监视的入向中继或号码范围',
+    de: 'Die zu überwachenden Eingangstrunks oder Nummernbereiche angeben',
+  },
+  blockAlreadyLifted: {
+    en: 'This block has already been lifted',
+    ch: '此封锁已解除',
+    de: 'Diese Sperre ist bereits aufgehoben',
+  },
+  // billing (issue 12, docs/billing.md)
+  invoiceNotOpen: {
+    en: 'Invoice {0} is not an open invoice of this carrier',
+    ch: '发票 {0} 不是该运营商的未结发票',
+    de: 'Rechnung {0} ist keine offene Rechnung dieses Carriers',
+  },
+  allocationOverInvoice: {
+    en: 'Invoice {0} has only {1} left to pay',
+    ch: '发票 {0} 仅剩 {1} 未付',
+    de: 'Auf Rechnung {0} sind nur noch {1} offen',
+  },
+  allocationsExceedPayment: {
+    en: 'The allocations ({0}) exceed the payment ({1})',
+    ch: '分配金额（{0}）超过付款金额（{1}）',
+    de: 'Die Zuordnungen ({0}) übersteigen die Zahlung ({1})',
+  },
+  paymentCanceled: {
+    en: 'The payment is already canceled',
+    ch: '该付款已取消',
+    de: 'Die Zahlung ist bereits storniert',
+  },
+  noteCanceled: {
+    en: 'The note is already canceled',
+    ch: '该票据已取消',
+    de: 'Die Gutschrift bzw. Belastung ist bereits storniert',
+  },
+  invoiceOverlap: {
+    en: 'Invoice {0} of this carrier already covers part of this period',
+    ch: '该运营商的发票 {0} 已覆盖此期间的一部分',
+    de: 'Rechnung {0} dieses Carriers deckt bereits einen Teil dieses Zeitraums ab',
+  },
+  invoiceAlreadyVoided: {
+    en: 'The invoice is already voided',
+    ch: '该发票已作废',
+    de: 'Die Rechnung ist bereits storniert',
+  },
+  invoiceNotVoided: {
+    en: 'Only a voided invoice can be reversed',
+    ch: '只有已作废的发票才能恢复',
+    de: 'Nur eine stornierte Rechnung kann wiederhergestellt werden',
+  },
+  invoiceLinkExpired: {
+    en: 'The invoice link has expired or is not valid',
+    ch: '发票链接已过期或无效',
+    de: 'Der Rechnungslink ist abgelaufen oder ungültig',
+  },
+  invoiceDeliveryFailed: {
+    en: 'Delivery of invoice #{0} failed',
+    ch: '发票 #{0} 发送失败',
+    de: 'Zustellung der Rechnung #{0} fehlgeschlagen',
+  },
+  invoiceMailPdfLink: {
+    en: 'Invoice (PDF): {0}',
+    ch: '发票（PDF）：{0}',
+    de: 'Rechnung (PDF): {0}',
+  },
+  invoiceMailCdrLink: {
+    en: 'CDRs (CSV): {0}',
+    ch: '话单（CSV）：{0}',
+    de: 'CDRs (CSV): {0}',
+  },
+  invoiceMailLinkDays: {
+    en: 'The link is valid for {0} days.',
+    ch: '链接有效期为 {0} 天。',
+    de: 'Der Link ist {0} Tage gültig.',
+  },
+  extraChargeNotActive: {
+    en: 'The extra charge is not active',
+    ch: '该额外费用未生效',
+    de: 'Die Zusatzgebühr ist nicht aktiv',
+  },
+  extraChargeCanceled: {
+    en: 'This charge is already canceled',
+    ch: '该费用已取消',
+    de: 'Diese Belastung ist bereits storniert',
+  },
+  currencyMismatch: {
+    en: 'The carrier bills in {0}',
+    ch: '该运营商以 {0} 结算',
+    de: 'Der Carrier rechnet in {0} ab',
+  },
+  vendorInvoiceSettled: {
+    en: 'The vendor invoice is already settled',
+    ch: '该供应商发票已结清',
+    de: 'Die Lieferantenrechnung ist bereits abgeschlossen',
+  },
+  vendorInvoiceNotDisputed: {
+    en: 'Dispute the invoice before agreeing on another amount',
+    ch: '请先对发票提出异议，再约定其他金额',
+    de: 'Bestreiten Sie die Rechnung, bevor Sie einen anderen Betrag vereinbaren',
+  },
+  noBillingEmail: {
+    en: 'The carrier has no billing e-mail',
+    ch: '该运营商没有账单邮箱',
+    de: 'Der Carrier hat keine Rechnungs-E-Mail-Adresse',
+  },
+  noPaymentTerm: {
+    en: 'Failed to start auto invoice: the carrier has no payment term',
+    ch: '启动自动发票失败：该运营商没有付款条件',
+    de: 'Automatische Rechnung konnte nicht gestartet werden: der Carrier hat keine Zahlungsbedingung',
+  },
+  periodEndBeforeStart: {
+    en: 'End date must be later than start date',
+    ch: '结束日期必须晚于开始日期',
+    de: 'Das Enddatum muss nach dem Startdatum liegen',
+  },
+  // mail senders, templates, notifications, online payment (issue 12, docs/mail.md)
+  senderInUse: {
+    en: 'Email sender is already in use for a mail template',
+    ch: '邮件发件人已被邮件模板使用',
+    de: 'Der Mail-Absender wird bereits von einer Mail-Vorlage verwendet',
+  },
+  templateMissing: {
+    en: '{0} email template is not defined or defined incorrectly',
+    ch: '{0}邮件模板未定义或定义不正确',
+    de: 'Die E-Mail-Vorlage {0} ist nicht oder fehlerhaft definiert',
+  },
+  unknownMailTag: {
+    en: 'Unknown tag {0} (the tags of this event are listed below the editor)',
+    ch: '未知标签 {0}（此事件可用的标签列在编辑器下方）',
+    de: 'Unbekanntes Tag {0} (die Tags dieses Ereignisses stehen unter dem Editor)',
+  },
+  noMailSender: {
+    en: 'No mail sender is configured',
+    ch: '未配置邮件发件人',
+    de: 'Es ist kein Mail-Absender konfiguriert',
+  },
+  minTopUp: {
+    en: 'Minimum credit addition is {0}',
+    ch: '最低充值金额为 {0}',
+    de: 'Die Mindestaufladung beträgt {0}',
+  },
+  paymentProviderDisabled: {
+    en: 'This payment provider is not enabled',
+    ch: '此支付服务商未启用',
+    de: 'Dieser Zahlungsanbieter ist nicht aktiviert',
+  },
+  publishableKeyMissing: {
+    en: "The card payment provider's publishable key does not exist",
+    ch: '银行卡支付服务商的公开密钥不存在',
+    de: 'Der öffentliche Schlüssel des Kartenzahlungsanbieters fehlt',
+  },
+  paymentFailed: {
+    en: 'Payment canceled or failed: {0}',
+    ch: '付款已取消或失败：{0}',
+    de: 'Zahlung abgebrochen oder fehlgeschlagen: {0}',
+  },
+  webhookSignatureInvalid: {
+    en: 'The webhook signature is not valid',
+    ch: 'Webhook 签名无效',
+    de: 'Die Webhook-Signatur ist ungültig',
+  },
+  // agents (issue 15)
+  payoutExceedsOwed: {
+    en: 'The payout exceeds the commission owed ({0})',
+    ch: '付款超过应付佣金（{0}）',
+    de: 'Die Auszahlung übersteigt die geschuldete Provision ({0})',
+  },
+  agentPortalEditDenied: {
+    en: 'Your account may not edit clients',
+    ch: '您的账户无权编辑客户',
+    de: 'Ihr Konto darf keine Kunden bearbeiten',
+  },
+  agentInactive: {
+    en: 'The agent [{0}] is inactive',
+    ch: '代理 [{0}] 未启用',
+    de: 'Der Agent [{0}] ist inaktiv',
+  },
+  statsNotByHost: {
+    en: 'Reports by host cannot filter or group by code, release cause or duration',
+    ch: '按主机的报表不能按号码前缀、释放原因或时长筛选或分组',
+    de: 'Berichte nach Host können nicht nach Code, Auslösegrund oder Dauer filtern oder gruppieren',
+  },
+  // CDR upload on the CDR screen (issue 10 section 1)
+  cdrFileRefused: {
+    en: 'The file was not imported, nothing was stored: row {0}, field {1}',
+    ch: '文件未导入，未存储任何内容：第 {0} 行，字段 {1}',
+    de: 'Die Datei wurde nicht importiert, nichts wurde gespeichert: Zeile {0}, Feld {1}',
+  },
+  cdrFileProblem: {
+    en: 'line {0}, {1}: {2}',
+    ch: '第 {0} 行，{1}：{2}',
+    de: 'Zeile {0}, {1}: {2}',
+  },
+  cdrFileEmpty: {
+    en: 'The file holds no CDR',
+    ch: '文件中没有 CDR',
+    de: 'Die Datei enthält keinen CDR',
+  },
+  cdrFileUnknownColumns: {
+    en: 'Unknown column(s) in the header row: {0}',
+    ch: '标题行中有未知的列：{0}',
+    de: 'Unbekannte Spalte(n) in der Kopfzeile: {0}',
+  },
+  cdrFileNotJson: {
+    en: 'not a JSON object',
+    ch: '不是 JSON 对象',
+    de: 'kein JSON-Objekt',
+  },
+  // DID / origination (issue 14)
+  didNothingSelected: { en: 'Nothing selected', ch: '未选择任何内容', de: 'Nichts ausgewählt' },
+  didRequired: {
+    en: 'The DID field cannot be empty',
+    ch: 'DID 字段不能为空',
+    de: 'Das DID-Feld darf nicht leer sein',
+  },
+  didInvalid: { en: 'DID is not valid', ch: 'DID 无效', de: 'DID ist ungültig' },
+  didInvalidLine: {
+    en: 'DID is not valid: line {0} ({1})',
+    ch: 'DID 无效：第 {0} 行（{1}）',
+    de: 'DID ist ungültig: Zeile {0} ({1})',
+  },
+  didOneField: {
+    en: 'Only one field for DID import: line {0} has more ({1})',
+    ch: 'DID 导入只能有一个字段：第 {0} 行有多个（{1}）',
+    de: 'Nur ein Feld für den DID-Import: Zeile {0} hat mehrere ({1})',
+  },
+  didTooMany: {
+    en: 'Maximum {0} numbers',
+    ch: '最多 {0} 个号码',
+    de: 'Höchstens {0} Nummern',
+  },
+  didCsvOnly: {
+    en: 'File upload is CSV only',
+    ch: '只能上传 CSV 文件',
+    de: 'Nur CSV-Dateien können hochgeladen werden',
+  },
+  didDuplicateHandling: {
+    en: 'Duplicate handling is overwrite or ignore',
+    ch: '重复处理只能是覆盖或忽略',
+    de: 'Duplikate werden überschrieben oder ignoriert',
+  },
+  didRangeRuleRequired: {
+    en: 'Vendor billing rule is mandatory when adding by range',
+    ch: '按范围添加时必须选择供应商计费规则',
+    de: 'Beim Hinzufügen per Bereich ist die Abrechnungsregel des Lieferanten Pflicht',
+  },
+  didRuleInUse: {
+    en: 'Cannot delete a DID billing plan that is associated with DIDs',
+    ch: '无法删除已关联 DID 的计费方案',
+    de: 'Ein DID-Abrechnungsplan, der DIDs zugeordnet ist, kann nicht gelöscht werden',
+  },
+  didNotFound: {
+    en: 'User or DID does not exist',
+    ch: '用户或 DID 不存在',
+    de: 'Benutzer oder DID existiert nicht',
+  },
+  didWrongState: {
+    en: 'DID {0} is {1} and cannot be {2}',
+    ch: 'DID {0} 当前为 {1}，不能{2}',
+    de: 'DID {0} ist {1} und kann nicht {2} werden',
+  },
+  didNotVendor: {
+    en: '{0} is not a DID vendor',
+    ch: '{0} 不是 DID 供应商',
+    de: '{0} ist kein DID-Lieferant',
+  },
+  didNotClient: {
+    en: '{0} is not a DID client',
+    ch: '{0} 不是 DID 客户',
+    de: '{0} ist kein DID-Kunde',
+  },
+  didCredentialsPair: {
+    en: 'Portal username and password go together',
+    ch: '门户用户名和密码必须同时填写',
+    de: 'Portal-Benutzername und Passwort gehören zusammen',
+  },
+  didNoNumbers: {
+    en: 'No numbers to add',
+    ch: '没有要添加的号码',
+    de: 'Keine Nummern zum Hinzufügen',
+  },
+  didRangeTooLong: {
+    en: 'The range would need more digits than its first number has',
+    ch: '该范围超出了起始号码的位数',
+    de: 'Der Bereich bräuchte mehr Stellen als seine erste Nummer',
+  },
+  didPortalOnly: {
+    en: 'DID pages are for origination clients',
+    ch: 'DID 页面仅适用于始发客户',
+    de: 'DID-Seiten sind für Originierungskunden',
+  },
+  didPortDateInPast: {
+    en: 'The requested date cannot be before today ({0})',
+    ch: '请求日期不能早于今天（{0}）',
+    de: 'Das gewünschte Datum darf nicht vor heute ({0}) liegen',
+  },
+  didPortHeld: {
+    en: 'DID {0} is already a number of this platform: there is nothing to port in',
+    ch: 'DID {0} 已经是本平台的号码，无需携入',
+    de: 'DID {0} ist bereits eine Nummer dieser Plattform: es gibt nichts zu portieren',
+  },
+  didPortMove: {
+    en: 'A port-in request that is {0} cannot be moved to {1}',
+    ch: '状态为 {0} 的携号转入请求不能改为 {1}',
+    de: 'Ein Portierungsantrag im Status {0} kann nicht auf {1} gesetzt werden',
   },
 } as const satisfies Record<string, Record<Language, string>>;
 

@@ -14,6 +14,7 @@ import type { LegTerms, RatedLeg } from './rating';
 import type { IngressProduct, RoutingSnapshot, SnapshotTrunk } from './snapshot-types';
 import { applyDigitMap } from './digit-map';
 import { rewriteNumber, stripTechPrefix } from './digits';
+import { didOfCall, didTerms } from './did-routing';
 
 export interface PricedNumber {
   readonly rate_table_id: number;
@@ -26,6 +27,9 @@ export interface PricedNumber {
   readonly terms: LegTerms;
 }
 
+/** Scratch for the number's deck walk; rating is synchronous, so one per thread is enough. */
+const PRICE_PATH = new DeckPath();
+
 /** The rate of `number` (from `ani`) in a rate table at `atMs`, or null when no row applies. */
 export function priceNumber(
   snapshot: RoutingSnapshot,
@@ -37,7 +41,7 @@ export function priceNumber(
   const table = snapshot.rate_tables.get(rateTableId);
   if (table === undefined) return null;
   const deck = snapshot.code_deck;
-  const k = deck.find(table.slot, deck.walk(number, new DeckPath()), atMs);
+  const k = deck.find(table.slot, deck.walk(number, PRICE_PATH), atMs);
   if (k < 0) return null;
   const rates = snapshot.rates;
   const jurisdiction =
@@ -112,7 +116,9 @@ export type UnpricedReason =
   | 'no_ingress_rate_table'
   | 'no_egress_rate_table'
   | 'no_ingress_rate'
-  | 'no_egress_rate';
+  | 'no_egress_rate'
+  /** A DID vendor's call to a number that is not (or no longer) its DID. */
+  | 'unknown_did';
 
 export interface CdrLegRating {
   readonly carrier_id: number | null;
@@ -221,6 +227,7 @@ export function rateCdr(
 ): CdrRating {
   let unpriced: UnpricedReason | null = null;
   const inTrunk = snapshot.trunks.get(cdr.ingress_trunk_id);
+  if (inTrunk !== undefined && inTrunk.did) return rateDidCdr(snapshot, inTrunk, cdr);
   let ingress = NO_LEG(inTrunk?.carrier_id ?? null);
   let pricedAni = cdr.ani;
   let pricedDnis = cdr.dnis;
@@ -267,4 +274,61 @@ export function rateCdr(
   const revenue = ingress.cost + short;
   const cost = egress?.cost ?? 0n;
   return { ingress, egress, revenue, short_call_charge: short, cost, profit: revenue - cost, unpriced };
+}
+
+/**
+ * A DID call's CDR (its ingress trunk is a DID vendor's): both legs priced with the DID billing
+ * rules of the number, per minute as the carriers' terms bill (per second, or whole minutes for a
+ * client that rounds up). The legs are named by who pays: `ingress` is the DID client (its charge
+ * is the revenue), `egress` the DID vendor (its charge is the cost), so the ledger, the summaries
+ * and the portals treat the client as the customer of the call and the vendor as its vendor,
+ * whatever trunk the call physically came in on. The DID as it is when the CDR is rated decides.
+ */
+function rateDidCdr(snapshot: RoutingSnapshot, trunk: SnapshotTrunk, cdr: CdrToRate): CdrRating {
+  const { dnis } = ingressNumbers(trunk, cdr.ani, cdr.dnis);
+  const did = didOfCall(snapshot, trunk, dnis);
+  const vendorId = trunk.carrier_id;
+  const clientId =
+    did?.client_id ??
+    (cdr.egress_trunk_id !== null ? (snapshot.trunks.get(cdr.egress_trunk_id)?.carrier_id ?? null) : null);
+  if (did === null) {
+    return {
+      ingress: NO_LEG(clientId),
+      egress: NO_LEG(vendorId),
+      revenue: 0n,
+      short_call_charge: 0n,
+      cost: 0n,
+      profit: 0n,
+      unpriced: 'unknown_did',
+    };
+  }
+  const leg = (carrierId: number | null, perMinute: bigint | null): CdrLegRating => {
+    const terms = didTerms(snapshot, carrierId ?? 0, perMinute ?? 0n);
+    const rated = rateLeg(cdr.duration, terms);
+    return {
+      carrier_id: carrierId,
+      rate_table_id: null,
+      code: did.number,
+      code_name: 'DID',
+      country: null,
+      column: null,
+      jurisdiction: null,
+      rate: perMinute,
+      setup_fee: null,
+      billed_seconds: rated.billed_seconds,
+      cost: rated.cost,
+      number: did.number,
+    };
+  };
+  const client = leg(clientId, did.client_rule?.per_minute ?? null);
+  const vendor = leg(vendorId, did.vendor_rule?.per_minute ?? null);
+  return {
+    ingress: client,
+    egress: vendor,
+    revenue: client.cost,
+    short_call_charge: 0n,
+    cost: vendor.cost,
+    profit: client.cost - vendor.cost,
+    unpriced: null,
+  };
 }

@@ -89,6 +89,8 @@ export interface TrunkConfig {
   readonly digit_map_id?: number | null;
   /** The trunk's timeout settings tab (null fields: the system defaults). */
   readonly timeouts?: TrunkTimeoutsConfig | null;
+  /** DID traffic (trunk_type2 'did'): ingress = a DID vendor's, egress = a DID client's (did-routing.ts). */
+  readonly did?: boolean;
 }
 
 /** What the switch applies per call from the trunk's timeout settings (contract trunkTimeouts). */
@@ -252,4 +254,37 @@ export interface EngineConfig {
   readonly ocn_blocks?: readonly OcnBlockConfig[];
   readonly jurisdiction?: JurisdictionData;
   readonly settings: SystemSettings;
+  /** DID inventory, its billing rules and the DID carriers' terms (did-routing.ts). */
+  readonly did?: DidEngineConfig;
+}
+
+/** The DID part of the engine configuration. */
+export interface DidEngineConfig {
+  readonly rules: readonly DidRuleConfig[];
+  readonly numbers: readonly DidConfig[];
+  /** Per DID carrier (vendor or client): decimal places of its per-minute charges, round up to whole minutes. */
+  readonly carriers: readonly DidCarrierConfig[];
+}
+export interface DidRuleConfig {
+  readonly id: number;
+  readonly name: string;
+  /** Per-minute price. */
+  readonly per_minute: MoneyInput;
+}
+export type DidState = 'assigned' | 'unassigned' | 'reserved' | 'released';
+export interface DidConfig {
+  readonly did_id: number;
+  readonly number: string;
+  readonly vendor_id: number;
+  readonly client_id: number | null;
+  readonly state: DidState;
+  /** Suspended for want of funds (prepaid client): refused until paid or released. */
+  readonly suspended?: boolean;
+  readonly vendor_rule_id: number | null;
+  readonly client_rule_id: number | null;
+}
+export interface DidCarrierConfig {
+  readonly carrier_id: number;
+  readonly decimals: number;
+  readonly round_up: boolean;
 }

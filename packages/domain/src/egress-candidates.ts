@@ -307,6 +307,16 @@ function checkEgress(ctx: EgressContext, entry: RouteTrunk, qos: QosFigures): Eg
     );
   }
 
+  const held = state.monitor?.egress(trunkId, ctx.dnis, ctx.call.time) ?? null;
+  if (held !== null) {
+    return dropped(
+      ctx,
+      trunkId,
+      EGRESS_DROP.MONITOR_BLOCKED,
+      `rule ${held.rule_name}${held.block_id !== null ? `, block #${held.block_id}` : ''}`,
+    );
+  }
+
   const table = trunk.rate_table;
   if (table === null) return dropped(ctx, trunkId, EGRESS_DROP.NO_RATE_TABLE, '');
   const byLrn = trunk.bill_by === 'lrn' && ctx.lrn !== null;
@@ -431,6 +441,7 @@ export function toRoute(ctx: EgressContext, c: EgressCandidate): EgressRoute {
     ring_timeout_s: trunk.ring_timeout_s,
     pdd_timeout_ms: trunk.pdd_timeout_ms,
     max_duration_s: lower(ctx.maxDuration, trunk.max_duration_s),
+    failover: trunk.failover,
   };
 }
 

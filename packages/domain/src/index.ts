@@ -42,6 +42,28 @@ export { ingressNumbers, priceNumber, rateCdr, rateCdrLeg } from './cdr-rating';
 export { affordableSeconds, CREDIT_HORIZON_S, holdFor } from './credit';
 export type { CarrierRerate, CdrMoney, LedgerSide, SideChange } from './rerate';
 export { balanceEffect, moneyOf, RerateTally, sameMoney } from './rerate';
+export type {
+  Commission,
+  CommissionFrequency,
+  CommissionMethod,
+  CommissionPeriod,
+  CommissionTerms,
+  Traffic,
+} from './commission';
+export {
+  addTraffic,
+  closedPeriods,
+  COMMISSION_DECIMALS,
+  COMMISSION_FREQUENCIES,
+  commissionBase,
+  commissionCorrection,
+  commissionOf,
+  NO_TRAFFIC,
+  nextPeriod as nextCommissionPeriod,
+  periodContaining as commissionPeriodContaining,
+  periodKey,
+  trafficByPeriod,
+} from './commission';
 
 // Lookups
 export type { PrefixRow } from './prefix-index';
@@ -141,8 +163,8 @@ export { decide } from './routing';
 export type { EgressDropReason, RejectCode, RejectReason } from './reject-codes';
 export { EGRESS_DROP, REJECT } from './reject-codes';
 export type { TraceOutcome, TraceStep, TraceStepName } from './trace';
-export type { FailoverOutcome, FailoverTrunk } from './failover';
-export { applyFailover, failoverFor, sipReasonPhrase } from './failover';
+export type { FailoverEntry, FailoverOutcome, FailoverTable, FailoverTrunk } from './failover';
+export { applyFailover, failoverEntry, failoverFor, failoverTable, sipReasonPhrase } from './failover';
 export type { IngressMatch, IngressSearch } from './ingress-match';
 export { findIngress } from './ingress-match';
 export type { LimitHit } from './admission';
@@ -162,3 +184,45 @@ export type {
 } from './rategen';
 export { LCR_BASES, MARKUP_TYPES, RateGenRuleError, generateRates } from './rategen';
 export * from './traffic-stats';
+export * from './monitoring';
+
+// Billing: invoice arithmetic and periods
+export type {
+  BillingPeriod,
+  InvoiceAmounts,
+  InvoiceBalance,
+  InvoicingCycle,
+  PayStatus,
+  StatementTotals,
+} from './billing';
+export {
+  INVOICING_CYCLES,
+  dueDateOf,
+  invoiceAmounts,
+  invoiceBalance,
+  localDate,
+  localMidnight,
+  nextPeriod,
+  periodContaining,
+  periodsDue,
+  statementTotals,
+  tzOffsetMinutes,
+  parseTzOffset,
+  zoneOffsetMinutes,
+} from './billing';
+export { alertStep, carrierAvailableCredit, toCents, topUpCharge } from './alerts';
+export type { ChargeFrequency, ComparedLine, OurLine, TheirLine, VendorComparison } from './finance-extras';
+export {
+  CHARGE_FREQUENCIES,
+  chargesDue,
+  compareVendorInvoice,
+  isDayKey,
+  minutesOfSeconds,
+  occurrenceDate,
+} from './finance-extras';
+export type { ScheduleFrequency } from './report-schedule';
+export { nextRunAfter, periodBefore, wallClock } from './report-schedule';
+
+// DID (origination)
+export * from './did';
+export { decideDid, didOfCall, didStateRefusal, didTerms } from './did-routing';

@@ -21,6 +21,20 @@
  * | NO_ROUTING_PLAN            | 503 | no_routing_plan          | the ingress trunk has no (known) routing plan                |
  * | NO_ROUTING_PREFIX          | 404 | no_routing_prefix        | no routing-plan row matches the number (and time profile)    |
  * | NO_ROUTE                   | 503 | no_route                 | the route gives no egress trunk that survives the checks     |
+ * | TRUNK_BLOCKED              | 403 | trunk_blocked            | a fraud or monitoring rule blocked the ingress trunk (monitoring.ts) |
+ * | ANI_MONITOR_BLOCKED        | 403 | ani_monitor_blocked      | a fraud rule blocked the caller's ANI on the ingress trunk   |
+ * | ROUTE_BLOCKED              | 403 | route_blocked            | a monitoring rule blocked the ingress trunk for the called code |
+ * | LOOP_DETECTED              | 482 | loop_detected            | the same ANI and DNIS came more than N times in S seconds (loop rule) |
+ * | DID_NOT_FOUND              | 404 | did_not_found            | a DID vendor's call to a number that is not its DID          |
+ * | DID_UNASSIGNED             | 404 | did_unassigned           | the DID is in stock, held by no client                       |
+ * | DID_RESERVED               | 480 | did_reserved             | the DID is reserved for a client, not yet assigned           |
+ * | DID_RELEASED               | 410 | did_released             | the client released the DID                                  |
+ * | DID_SUSPENDED              | 402 | did_suspended            | the DID is suspended: its prepaid client did not pay its charges |
+ * | DID_CLIENT_INACTIVE        | 403 | did_client_inactive      | the client holding the DID is inactive                       |
+ * | DID_VENDOR_CALL_LIMIT      | 486 | did_vendor_call_limit    | the DID vendor (the carrier, not its trunk) has call_limit calls up |
+ * | DID_VENDOR_CPS_LIMIT       | 503 | did_vendor_cps_limit     | the DID vendor is at its calls-per-second limit              |
+ * | DID_CLIENT_CALL_LIMIT      | 486 | did_client_call_limit    | the DID client uses every channel it pays for                |
+ * | DID_CLIENT_CPS_LIMIT       | 503 | did_client_cps_limit     | the DID client is at its calls-per-second limit              |
  */
 
 export interface RejectCode {
@@ -47,6 +61,20 @@ export const REJECT = {
   NO_ROUTING_PLAN: { code: 503, reason: 'no_routing_plan' },
   NO_ROUTING_PREFIX: { code: 404, reason: 'no_routing_prefix' },
   NO_ROUTE: { code: 503, reason: 'no_route' },
+  TRUNK_BLOCKED: { code: 403, reason: 'trunk_blocked' },
+  ANI_MONITOR_BLOCKED: { code: 403, reason: 'ani_monitor_blocked' },
+  ROUTE_BLOCKED: { code: 403, reason: 'route_blocked' },
+  LOOP_DETECTED: { code: 482, reason: 'loop_detected' },
+  DID_NOT_FOUND: { code: 404, reason: 'did_not_found' },
+  DID_UNASSIGNED: { code: 404, reason: 'did_unassigned' },
+  DID_RESERVED: { code: 480, reason: 'did_reserved' },
+  DID_RELEASED: { code: 410, reason: 'did_released' },
+  DID_SUSPENDED: { code: 402, reason: 'did_suspended' },
+  DID_CLIENT_INACTIVE: { code: 403, reason: 'did_client_inactive' },
+  DID_VENDOR_CALL_LIMIT: { code: 486, reason: 'did_vendor_call_limit' },
+  DID_VENDOR_CPS_LIMIT: { code: 503, reason: 'did_vendor_cps_limit' },
+  DID_CLIENT_CALL_LIMIT: { code: 486, reason: 'did_client_call_limit' },
+  DID_CLIENT_CPS_LIMIT: { code: 503, reason: 'did_client_cps_limit' },
 } as const satisfies Record<string, RejectCode>;
 
 export type RejectReason = (typeof REJECT)[keyof typeof REJECT]['reason'];
@@ -67,6 +95,7 @@ export const EGRESS_DROP = {
   ROUTE_CALL_LIMIT: 'route_call_limit',
   ROUTE_CPS_LIMIT: 'route_cps_limit',
   BLOCKED: 'blocked',
+  MONITOR_BLOCKED: 'monitor_blocked',
   NO_RATE_TABLE: 'no_rate_table',
   NO_RATE: 'no_rate',
   UNPROFITABLE: 'below_min_profitability',

@@ -2,8 +2,10 @@
  * What the switch sends per call, the live state the decision reads, and the decision itself.
  */
 import type { QosFigures, TrunkHostConfig } from './config';
+import type { FailoverTable } from './failover';
 import type { Jurisdiction } from './jurisdiction';
 import type { MoneyInput } from './money';
+import type { MonitorGuard } from './monitoring';
 import type { TraceStep } from './trace';
 
 export interface CallAttempt {
@@ -41,6 +43,8 @@ export interface RoutingState {
   readonly round_robin?: Map<string, number>;
   /** Uniform random numbers in [0, 1) for the percentage strategy (inject a seeded one in tests). */
   readonly random?: () => number;
+  /** Fraud and monitoring blocks and loop detection (monitoring.ts), read per call. */
+  readonly monitor?: MonitorGuard;
 }
 
 export interface DecideOptions {
@@ -84,6 +88,8 @@ export interface EgressRoute {
    * maximum duration, each the system's maximum call duration when the trunk sets none.
    */
   readonly max_duration_s: number | null;
+  /** What the switch does when this route's vendor answers a failure (the trunk's failover table). */
+  readonly failover: FailoverTable;
 }
 
 export interface RoutingDecision {
@@ -102,6 +108,8 @@ export interface RoutingDecision {
    * (the ingress cost of the longest route's maximum duration), in micro-units. Absent otherwise.
    */
   readonly hold?: bigint;
+  /** Whose credit the hold is on when not the ingress carrier's (a DID call: the DID client). */
+  readonly hold_carrier_id?: number;
 }
 
 /** A fresh mutable state, handy for tests and simulations. */

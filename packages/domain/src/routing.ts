@@ -37,6 +37,8 @@ import { rewriteNumber, stripTechPrefix } from './digits';
 import { DeckPath } from './code-deck';
 import { coversCall, jurisdictionFor, rateRowFor, routeCandidates, toRoute } from './egress-candidates';
 import type { EgressContext } from './egress-candidates';
+import { screenInbound } from './call-screen';
+import { decideDid } from './did-routing';
 import { findIngress } from './ingress-match';
 import type { IngressMatch } from './ingress-match';
 import { rateColumnFor } from './jurisdiction';
@@ -192,6 +194,9 @@ export function decide(
     ),
   );
 
+  // A DID vendor's trunk: the call goes to the client holding the number (did-routing.ts).
+  if (trunk.did) return decideDid(snapshot, call, state, match, stripped, trace);
+
   // 2. Admission.
   const refusal = admit(match, state, trace);
   if (refusal !== null)
@@ -237,46 +242,10 @@ export function decide(
     return rejected(trace, REJECT.INVALID_NUMBER, ingressLeg(match, null, null, null, null), ani, dnis);
   }
 
-  const ocns = snapshot.ocn_blocks;
-  if (ocns.size > 0 || (trace !== null && (call.ocn || call.origid || call.attestation))) {
-    const ocnBlock = ocns.find(call.ocn, call.origid);
-    const signed = `OCN ${call.ocn || '-'}, origid ${call.origid || '-'}, attestation ${call.attestation || '-'}`;
-    if (ocnBlock !== undefined) {
-      trace?.push(
-        traceStep(
-          'block_list',
-          'fail',
-          `STIR/SHAKEN ${signed}: ${ocnBlock.kind === 'ocn' ? 'OCN' : 'origid'} ${ocnBlock.value} is on the STIOCN block list${ocnBlock.block_id != null ? ` (entry #${ocnBlock.block_id})` : ''}${ocnBlock.note ? `: ${ocnBlock.note}` : ''}.`,
-          { ocn_block: { ...ocnBlock } },
-        ),
-      );
-      return rejected(trace, REJECT.OCN_BLOCKED, ingressLeg(match, null, null, null, null), ani, dnis);
-    }
-    trace?.push(traceStep('block_list', 'ok', `STIR/SHAKEN ${signed}: not on the STIOCN block list.`));
-  }
-
-  const blocked =
-    snapshot.block_list.findGlobal(ani, dnis) ??
-    (trunk.has_block_list ? snapshot.block_list.findForTrunk(trunk.trunk_id, ani, dnis) : undefined);
-  if (blocked !== undefined) {
-    const byDnis = blocked.dnis_exact != null || blocked.dnis_prefix != null;
-    trace?.push(
-      traceStep(
-        'block_list',
-        'fail',
-        `Blocked by ${blocked.trunk_id == null ? 'global' : 'trunk'} block-list entry${blocked.block_id != null ? ` #${blocked.block_id}` : ''}.`,
-        { entry: { ...blocked } },
-      ),
-    );
-    return rejected(
-      trace,
-      byDnis ? REJECT.DNIS_BLOCKED : REJECT.ANI_BLOCKED,
-      ingressLeg(match, null, null, null, null),
-      ani,
-      dnis,
-    );
-  }
-  trace?.push(traceStep('block_list', 'ok', `ANI ${ani} and DNIS ${dnis} are on no block list.`));
+  // STIOCN and block lists, fraud and monitoring blocks, loop detection (call-screen.ts).
+  const screened = screenInbound(snapshot, call, state, trunk, ani, dnis, trace);
+  if (screened !== null)
+    return rejected(trace, screened, ingressLeg(match, null, null, null, null), ani, dnis);
 
   // 3. Ingress price.
   const table = product.rate_table;

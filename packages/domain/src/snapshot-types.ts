@@ -8,6 +8,7 @@ import type { BlockList } from './block-list';
 import type { MediaIpBlockList, OcnBlockList } from './call-blocks';
 import type { CompiledDigitMap } from './digit-map';
 import type { CodeDeck } from './code-deck';
+import type { FailoverTable } from './failover';
 import type { TrunkNumberRules } from './digits';
 import type { DefaultIjRule, JurisdictionIndex, RateTableType } from './jurisdiction';
 import type { Micros } from './money';
@@ -94,6 +95,8 @@ export interface SnapshotTrunk {
   readonly cps_limit: number | null;
   readonly numbers: TrunkNumberRules;
   readonly failover_rules: readonly FailoverRuleConfig[];
+  /** Its effective failover rules (its own over the system defaults over the built-in rule). */
+  readonly failover: FailoverTable;
   /** The block list has entries for this trunk. */
   readonly has_block_list: boolean;
   /** The trunk's digital map, or null. */
@@ -102,6 +105,32 @@ export interface SnapshotTrunk {
   readonly ring_timeout_s: number | null;
   readonly pdd_timeout_ms: number | null;
   readonly max_duration_s: number | null;
+  /** DID traffic trunk (trunk_type2 'did'). */
+  readonly did: boolean;
+}
+
+export interface SnapshotDidRule {
+  readonly id: number;
+  readonly name: string;
+  readonly per_minute: Micros;
+}
+export interface SnapshotDid {
+  readonly did_id: number;
+  readonly number: string;
+  readonly vendor_id: number;
+  readonly client_id: number | null;
+  readonly state: 'assigned' | 'unassigned' | 'reserved' | 'released';
+  readonly suspended: boolean;
+  readonly vendor_rule: SnapshotDidRule | null;
+  readonly client_rule: SnapshotDidRule | null;
+}
+/** The DID inventory as routing and rating read it. */
+export interface SnapshotDids {
+  readonly numbers: ReadonlyMap<string, SnapshotDid>;
+  /** Decimal places and whole-minute rounding of each DID carrier's per-minute charges. */
+  readonly terms: ReadonlyMap<number, { readonly decimals: number; readonly round_up: boolean }>;
+  /** The DID client's egress DID trunks, by carrier, in trunk id order. */
+  readonly client_trunks: ReadonlyMap<number, readonly SnapshotTrunk[]>;
 }
 
 export interface SnapshotPlanRow extends PrefixRow {
@@ -194,6 +223,7 @@ export interface RoutingSnapshot {
   readonly ocn_blocks: OcnBlockList;
   readonly jurisdiction: JurisdictionIndex;
   readonly settings: SnapshotSettings;
+  readonly dids: SnapshotDids;
   /** Formats money at 0..6 places (formatMoney). */
   readonly format: (amount: Micros, decimals: number) => string;
   /** Dangling references found while building. */

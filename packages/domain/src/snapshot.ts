@@ -12,17 +12,21 @@ import { BlockList } from './block-list';
 import { MediaIpBlockList, OcnBlockList } from './call-blocks';
 import { compileDigitMap, type CompiledDigitMap } from './digit-map';
 import { compileNumberRules } from './digits';
+import { failoverTable } from './failover';
 import { JurisdictionIndex } from './jurisdiction';
 import { formatMoney } from './money';
 import { HostIndex } from './network';
 import { PrefixIndex } from './prefix-index';
 import { MoneyReader, RateTableView, buildCodeDeckSteps } from './snapshot-rates';
-import { runSteps, type Steps } from './steps';
+import { ROWS_PER_STEP, runSteps, type Steps } from './steps';
 import { SnapshotError } from './snapshot-types';
 import type {
   RouteTrunk,
   RoutingSnapshot,
   SnapshotCarrier,
+  SnapshotDid,
+  SnapshotDidRule,
+  SnapshotDids,
   SnapshotDynamicRoute,
   SnapshotPlanRow,
   SnapshotRateTable,
@@ -35,9 +39,12 @@ import { compileTimeProfile } from './time-profile';
 import type { CompiledTimeProfile } from './time-profile';
 import type {
   CarrierConfig,
+  DidConfig,
+  DidEngineConfig,
   DynamicRouteConfig,
   DynamicRouteTrunkConfig,
   EngineConfig,
+  FailoverRuleConfig,
   RoutingPlanConfig,
   StaticRouteConfig,
   StaticRouteTrunkConfig,
@@ -54,7 +61,10 @@ function limit(value: number | null | undefined, field: string): number | null {
 }
 
 /** The system's timers for trunks that set none (settings.default_ring_timeout_s, max_call_duration_s). */
-type TimerDefaults = Pick<SnapshotTrunk, 'ring_timeout_s' | 'max_duration_s'>;
+type TimerDefaults = Pick<SnapshotTrunk, 'ring_timeout_s' | 'max_duration_s'> & {
+  /** The system default failover rules, under each trunk's own. */
+  readonly failover_rules: readonly FailoverRuleConfig[];
+};
 
 interface MutableRouteTrunk extends Omit<RouteTrunk, 'trunk' | 'repeated'> {
   trunk: SnapshotTrunk | null;
@@ -113,6 +123,49 @@ function buildCarrier(c: CarrierConfig, at: string, money: MoneyReader): Snapsho
     call_limit: limit(c.call_limit, `${at}.call_limit`),
     cps_limit: limit(c.cps_limit, `${at}.cps_limit`),
   };
+}
+
+/** The DID inventory: numbers by their digits, rules shared, client trunks by carrier. */
+function* buildDids(
+  config: DidEngineConfig | undefined,
+  trunks: ReadonlyMap<number, SnapshotTrunk>,
+  money: MoneyReader,
+): Steps<SnapshotDids> {
+  const rules = new Map<number, SnapshotDidRule>();
+  (config?.rules ?? []).forEach((r, i) =>
+    rules.set(r.id, {
+      id: r.id,
+      name: r.name,
+      per_minute: money.field(r.per_minute, `did.rules[${i}].per_minute`),
+    }),
+  );
+  const terms = new Map<number, { decimals: number; round_up: boolean }>();
+  for (const c of config?.carriers ?? [])
+    terms.set(c.carrier_id, { decimals: Math.min(6, Math.max(0, c.decimals)), round_up: c.round_up });
+  const numbers = new Map<string, SnapshotDid>();
+  const list = config?.numbers ?? [];
+  for (let i = 0; i < list.length; i++) {
+    const d = list[i] as DidConfig;
+    numbers.set(d.number, {
+      did_id: d.did_id,
+      number: d.number,
+      vendor_id: d.vendor_id,
+      client_id: d.client_id,
+      state: d.state,
+      suspended: d.suspended === true,
+      vendor_rule: d.vendor_rule_id === null ? null : (rules.get(d.vendor_rule_id) ?? null),
+      client_rule: d.client_rule_id === null ? null : (rules.get(d.client_rule_id) ?? null),
+    });
+    if (i % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
+  }
+  const clientTrunks = new Map<number, SnapshotTrunk[]>();
+  for (const t of [...trunks.values()].sort((a, b) => a.trunk_id - b.trunk_id)) {
+    if (!t.did || t.direction !== 'egress') continue;
+    const l = clientTrunks.get(t.carrier_id);
+    if (l) l.push(t);
+    else clientTrunks.set(t.carrier_id, [t]);
+  }
+  return { numbers, terms, client_trunks: clientTrunks };
 }
 
 export function buildSnapshot(config: EngineConfig): RoutingSnapshot {
@@ -207,6 +260,7 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
   const timerDefaults: TimerDefaults = {
     ring_timeout_s: limit(config.settings.default_ring_timeout_s, 'settings.default_ring_timeout_s'),
     max_duration_s: limit(config.settings.max_call_duration_s, 'settings.max_call_duration_s'),
+    failover_rules: config.settings.default_failover_rules ?? [],
   };
   config.trunks.forEach((t, i) => {
     const at = `trunks[${i}]`;
@@ -237,6 +291,7 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
   });
 
   for (const entry of pending) entry.trunk = trunks.get(entry.trunk_id) ?? null;
+  const dids = yield* buildDids(config.did, trunks, money);
 
   const settings = config.settings;
   return {
@@ -255,6 +310,7 @@ export function* buildSnapshotSteps(config: EngineConfig): Steps<RoutingSnapshot
     media_ip_blocks: mediaIpBlocks,
     ocn_blocks: OcnBlockList.build(config.ocn_blocks ?? []),
     jurisdiction: JurisdictionIndex.build(config.jurisdiction ?? new Map()),
+    dids,
     settings: {
       default_ij_rule: settings.default_ij_rule,
       utc_offset_minutes: settings.utc_offset_minutes ?? 0,
@@ -323,11 +379,13 @@ function buildTrunk(
     cps_limit: limit(t.cps_limit, `${at}.cps_limit`),
     numbers: compileNumberRules(t.digit_replacements, t.digit_manipulations),
     failover_rules: t.failover_rules ?? [],
+    failover: failoverTable(t, defaults.failover_rules),
     has_block_list: hasBlockList,
     digit_map: digitMap,
     ring_timeout_s: limit(timeouts.ring_timer, `${at}.timeouts.ring_timer`) ?? defaults.ring_timeout_s,
     pdd_timeout_ms: limit(timeouts.pdd_timeout_ms, `${at}.timeouts.pdd_timeout_ms`),
     max_duration_s: limit(timeouts.max_duration, `${at}.timeouts.max_duration`) ?? defaults.max_duration_s,
+    did: t.did === true,
   };
 }
 

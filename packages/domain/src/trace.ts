@@ -8,6 +8,7 @@ export type TraceStepName =
   | 'admission'
   | 'digits'
   | 'block_list'
+  | 'monitoring'
   | 'ingress_rate'
   | 'routing_plan'
   | 'route'

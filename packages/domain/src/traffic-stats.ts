@@ -93,6 +93,8 @@ export function addSums(list: Iterable<TrafficSums>): TrafficSums {
   return t;
 }
 
+/** A UTC day in milliseconds (daily summaries, commission periods, retention in days). */
+export const DAY_MS = 86_400_000;
 /** Length of a summary interval: 15 minutes. */
 export const SUMMARY_INTERVAL_MS = 15 * 60_000;
 /** Start of the 15-minute UTC interval holding `ms`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyFailover, sipReasonPhrase } from '../src/failover';
+import { applyFailover, failoverEntry, failoverTable, sipReasonPhrase } from '../src/failover';
 import { SnapshotError, buildSnapshot } from '../src/snapshot';
+import { decide } from '../src/routing';
 import type { FailoverRuleConfig } from '../src/config';
 import { baseConfig, rates } from './fixtures';
 
@@ -39,6 +40,83 @@ describe('applyFailover', () => {
     expect(applyFailover({}, 408)).toBe('next');
     expect(applyFailover({ failover_rules: null }, 404)).toBe('next');
     expect(sipReasonPhrase(499)).toBe('SIP 499');
+  });
+});
+
+describe('failoverTable', () => {
+  const system: FailoverRuleConfig[] = [
+    { sip_code: 404, action: 'return', return_code: 404, return_clause: 'Number not found' },
+    { sip_code: 486, action: 'next' },
+    { sip_code: 603, action: 'next' },
+  ];
+  const trunk = {
+    failover_rules: [
+      { sip_code: 503, action: 'return', return_code: 480, return_clause: 'Vendor down' },
+      { sip_code: 404, action: 'next' },
+      { sip_code: 402, action: 'return', return_clause: '' },
+      { sip_code: 600, action: 'return', return_code: 486 },
+    ] satisfies FailoverRuleConfig[],
+  };
+
+  /** The rule as spec 02 words it, written out independently of the table. */
+  const byTheRule = (
+    t: { failover_rules?: readonly FailoverRuleConfig[] | null },
+    sys: readonly FailoverRuleConfig[],
+    code: number,
+  ) => {
+    const rule = t.failover_rules?.find((r) => r.sip_code === code) ?? sys.find((r) => r.sip_code === code);
+    const back = code === 486 || code === 487 || (code >= 600 && code <= 699);
+    if (rule ? rule.action === 'next' : !back) return 'next';
+    const ret = rule?.return_code ?? code;
+    return { return_code: ret, return_clause: rule?.return_clause || sipReasonPhrase(ret) };
+  };
+
+  it('is the rule: looked up by code, then class, then "*", it answers as the failover rule for every code', () => {
+    for (const [t, sys] of [
+      [trunk, system],
+      [{}, []],
+      [{ failover_rules: null }, system],
+    ] as const) {
+      const table = failoverTable(t, sys);
+      for (let code = 300; code <= 699; code++) {
+        const e = failoverEntry(table, code);
+        const want = byTheRule(t, sys, code);
+        expect(applyFailover(t, code, sys), `${code}`).toEqual(want);
+        if (want === 'next') expect(e.action, `${code}`).toBe('next');
+        else {
+          expect(e.action, `${code}`).toBe('return');
+          expect(e.return_code ?? code, `${code}`).toBe(want.return_code);
+          // a class entry returns the vendor's answer as it is (its own reason phrase)
+          if (e.return_code !== null) expect(e.return_clause, `${code}`).toBe(want.return_clause);
+        }
+      }
+    }
+  });
+
+  it("has the trunk's and the system's codes, the built-in 486 and 487, the 6xx class and '*'", () => {
+    expect(failoverTable(trunk, system)).toEqual({
+      '402': { action: 'return', return_code: 402, return_clause: 'Payment Required' },
+      '404': { action: 'next', return_code: null, return_clause: null },
+      '486': { action: 'next', return_code: null, return_clause: null },
+      '487': { action: 'return', return_code: 487, return_clause: 'Request Terminated' },
+      '503': { action: 'return', return_code: 480, return_clause: 'Vendor down' },
+      '600': { action: 'return', return_code: 486, return_clause: 'Busy Here' },
+      '603': { action: 'next', return_code: null, return_clause: null },
+      '6xx': { action: 'return', return_code: null, return_clause: null },
+      '*': { action: 'next', return_code: null, return_clause: null },
+    });
+  });
+
+  it('is in the snapshot per trunk and on every route of a decision', () => {
+    const snap = buildSnapshot(
+      baseConfig({
+        settings: { default_ij_rule: 'inter', default_failover_rules: system },
+      }),
+    );
+    for (const t of snap.trunks.values()) expect(t.failover).toEqual(failoverTable(t, system));
+    const d = decide(snap, { source_ip: '10.0.0.5', ani: '', dnis: '447700900123', time: 0 });
+    expect(d.routes.length).toBeGreaterThan(0);
+    for (const r of d.routes) expect(r.failover).toBe(snap.trunks.get(r.trunk_id)!.failover);
   });
 });
 

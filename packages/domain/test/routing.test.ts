@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { buildSnapshot } from '../src/snapshot';
 import { decide } from '../src/routing';
 import { createRoutingState } from '../src/routing-types';
+import { failoverTable } from '../src/failover';
 import type { RoutingState } from '../src/routing-types';
 import type { DynamicRouteTrunkConfig, EngineConfig, StaticRouteItemConfig } from '../src/config';
 import { T0, baseConfig, call, rates, seededRandom, vendor, withCarrier, withTrunk } from './fixtures';
@@ -52,6 +53,7 @@ describe('the answer for a routed call', () => {
         pdd_timeout_ms: null,
         // no maximum set anywhere: a limited-credit customer's call is bounded by CREDIT_HORIZON_S
         max_duration_s: 7200,
+        failover: failoverTable({}),
       },
       expect.objectContaining({ trunk_id: 11, rate: '0.0100', profit: '0.0100' }),
       expect.objectContaining({ trunk_id: 13, rate: '0.0120', profit: '0.0080' }),

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseCsvLine } from '@tandem/contract';
-import { formatMoney, parseMoney } from '@tandem/domain';
+import { formatMoney, invoiceBalance, parseMoney } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Services } from '../services';
+import { saveSchedule } from '../modules/stats/reports';
+import { moveBalances } from '../modules/cdr/ledger';
 import type { Db } from './connection';
 import {
   DEMO,
@@ -97,7 +99,7 @@ export async function seedDemoData(
       return { userId: row.user_id, isNew: true };
     };
 
-    await ensureUser('admin', data.admin, { user_type: 'admin' });
+    const demoAdmin = await ensureUser('admin', data.admin, { user_type: 'admin' });
 
     const agentId = await ensureAgent(trx, data, now, audit);
     await ensureUser('agent', data.agent.login, { user_type: 'agent', agent_id: agentId });
@@ -160,6 +162,29 @@ export async function seedDemoData(
         await audit(trx, 'sip_host', inserted.id, inserted);
       }
     }
+
+    // Statistics: a weekly usage report by customer mailed to the demo admin (docs/statistics.md "Schedules").
+    const scheduled = await trx
+      .selectFrom('report_schedules')
+      .select('id')
+      .where('user_id', '=', demoAdmin.userId)
+      .executeTakeFirst();
+    if (!scheduled) {
+      const row = await saveSchedule(
+        trx,
+        { user_id: demoAdmin.userId, name: data.admin.name },
+        'usage_report',
+        {
+          name: 'Weekly usage by customer',
+          frequency: 'weekly',
+          hour: 6,
+          tz: '+0000',
+          to: [data.admin.email],
+          query: { group_by: ['customer'] },
+        },
+      );
+      await audit(trx, 'report_schedule', row.id, row);
+    }
   });
   // The routing engine serves the demo's trunks, rates and routes from its next snapshot.
   s.configChanged.notify();
@@ -186,6 +211,9 @@ async function ensureAgent(trx: Db, data: DemoData, now: Date, audit: Audit): Pr
       commission_method: a.commission_method,
       commission_percent: a.commission_percent,
       frequency: a.frequency,
+      commission_since: new Date(now.getTime() - a.commission_since_days_ago * 86_400_000)
+        .toISOString()
+        .slice(0, 10),
       referral_key: a.referral_key,
       updated_at: now,
     })
@@ -216,7 +244,7 @@ async function ensureCarrier(
       client_type: def.client_type,
       company_type: def.company_type,
       mode: def.mode,
-      balance: def.balance,
+      balance: '0',
       credit_limit: def.credit_limit,
       main_email: def.login.email,
       noc_email: def.login.email,
@@ -229,6 +257,18 @@ async function ensureCarrier(
     .returningAll()
     .executeTakeFirstOrThrow();
   await audit(trx, 'carrier', row.client_id, row);
+  // The demo's starting balance is a ledger row, as every balance change is (balance = ledger sum).
+  const opening = parseMoney(def.balance);
+  if (opening !== 0n)
+    await moveBalances(trx, [
+      {
+        client_id: row.client_id,
+        kind: 'opening',
+        ref: 'demo-opening',
+        amount: opening,
+        note: 'Demo opening balance',
+      },
+    ]);
   return row.client_id;
 }
 
@@ -292,6 +332,8 @@ async function ensureCarrierLife(
         period_end: end,
         amount: inv.amount,
         paid_amount: inv.paid_amount,
+        // the paid state follows the paid amount, by the one rule invoices use
+        pay_status: invoiceBalance(parseMoney(inv.amount), 0n, parseMoney(inv.paid_amount), 0n).payStatus,
         due_date: dateOnly(due),
       })
       .returningAll()

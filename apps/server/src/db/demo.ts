@@ -99,6 +99,8 @@ export interface DemoAgent {
   commission_method: 'profit' | 'revenue';
   commission_percent: string;
   frequency: 'daily' | 'weekly' | 'monthly';
+  /** The first day whose traffic earns commission, this many days before the seeding. */
+  commission_since_days_ago: number;
   referral_key: string;
   login: DemoLogin;
 }
@@ -141,9 +143,12 @@ export const DEMO: DemoData = {
   agent: {
     agent_name: 'Demo Agent',
     email: 'agent@demo.example.com',
-    commission_method: 'profit',
+    // Weekly, from the start of the demo month: the demo traffic gives about four closed weeks of
+    // commission (5 % of the demo client's revenue) when seed-demo ends.
+    commission_method: 'revenue',
     commission_percent: '5',
-    frequency: 'monthly',
+    frequency: 'weekly',
+    commission_since_days_ago: 31,
     referral_key: 'demo-agent-referral-key',
     login: {
       name: 'demo_agent',
@@ -159,9 +164,11 @@ export const DEMO: DemoData = {
       company: 'Demo Client Telecom Ltd',
       client_type: 'client',
       company_type: 'termination',
-      mode: 'prepaid',
+      // Postpaid with a credit limit, as wholesale customers mostly are: the demo month's traffic
+      // (about 200,000 attempts at the SDF deck's rates) stays well inside it.
+      mode: 'postpaid',
       balance: '1250.500000',
-      credit_limit: '500.000000',
+      credit_limit: '150000.000000',
       via_agent: true,
       login: {
         name: 'demo_client',

@@ -16,6 +16,20 @@ import * as m0014 from './migrations/0014_jobs';
 import * as m0015 from './migrations/0015_cdr_search';
 import * as m0016 from './migrations/0016_rerate';
 import * as m0019 from './migrations/0019_cdr_summaries';
+import * as m0020 from './migrations/0020_role_require_2fa';
+import * as m0021 from './migrations/0021_billing';
+import * as m0022 from './migrations/0022_mail';
+import * as m0023 from './migrations/0023_did';
+import * as m0024 from './migrations/0024_monitoring';
+import * as m0025 from './migrations/0025_agents';
+import * as m0026 from './migrations/0026_cdr_upload';
+import * as m0027 from './migrations/0027_report_schedules';
+import * as m0028 from './migrations/0028_note_idempotency';
+import * as m0029 from './migrations/0029_did_assignments_import';
+import * as m0030 from './migrations/0030_finance_extras';
+import * as m0032 from './migrations/0032_monitoring_live';
+import * as m0033 from './migrations/0033_stats_options';
+import * as m0034 from './migrations/0034_did_port_requests';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -35,6 +49,20 @@ const migrations: Record<string, Migration> = {
   '0015_cdr_search': m0015,
   '0016_rerate': m0016,
   '0019_cdr_summaries': m0019,
+  '0020_role_require_2fa': m0020,
+  '0021_billing': m0021,
+  '0022_mail': m0022,
+  '0023_did': m0023,
+  '0024_monitoring': m0024,
+  '0025_agents': m0025,
+  '0026_cdr_upload': m0026,
+  '0027_report_schedules': m0027,
+  '0028_note_idempotency': m0028,
+  '0029_did_assignments_import': m0029,
+  '0030_finance_extras': m0030,
+  '0032_monitoring_live': m0032,
+  '0033_stats_options': m0033,
+  '0034_did_port_requests': m0034,
 };
 
 /** Every migration, in the order they apply. */

@@ -28,6 +28,33 @@ export async function pageOf<DB, TB extends keyof DB, O>(
   return { items, total: Number((countRow as { total?: number } | undefined)?.total ?? 0) };
 }
 
+/** A list's query sorted newest first unless the user chose a column (logs, ledgers, runs). */
+export const newestFirst = <Q extends ListQuery>(q: Q): Q => ({
+  ...q,
+  order_dir: q.order_by ? q.order_dir : 'desc',
+});
+
+/**
+ * The rows of one page for a list that counts and sums in its own query (the finance lists): sorted
+ * by `order_by` when it is one of `sortable` (API name -> SQL column) in `order_dir`, else newest
+ * first; the id column `tieBreaker` (also the default sort) in the same direction.
+ */
+export function sortedRows<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  q: ListQuery,
+  sortable: Record<string, string>,
+  tieBreaker: string,
+): Promise<O[]> {
+  const col = (q.order_by && sortable[q.order_by]) || tieBreaker;
+  const dir = newestFirst(q).order_dir === 'asc' ? sql`asc` : sql`desc`;
+  return qb
+    .orderBy(sql`${sql.ref(col)} ${dir}`)
+    .orderBy(sql`${sql.ref(tieBreaker)} ${dir}`)
+    .limit(q.per_page)
+    .offset(q.page * q.per_page)
+    .execute();
+}
+
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 /** Escapes % and _ for a LIKE search. */
 export const likeContains = (s: string) => `%${s.replace(/[\\%_]/g, (m) => '\\' + m)}%`;

@@ -88,7 +88,11 @@ export type LedgerKind =
   | 'credit_note'
   | 'debit_note'
   | 'reset'
-  | 'regenerate';
+  | 'regenerate'
+  /** DID setup, monthly, channel charges and release refunds (0023_did). */
+  | 'did_charge'
+  /** One-off and recurring extra charges (0030_finance_extras). */
+  | 'extra_charge';
 
 export interface LedgerTable {
   ledger_id: Generated<number>;

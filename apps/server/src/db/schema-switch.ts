@@ -242,6 +242,8 @@ export interface TrunkQosTable {
   billed_seconds: Generated<number>;
   /** When the latest sample counted in the figures was received. */
   updated_at: Generated<Date>;
+  /** 0033: 'cdr' (the CDR summaries) or 'switch' (the /switch/qos samples). */
+  source: Generated<'switch' | 'cdr'>;
 }
 /** Interval counters the switch reported for a trunk (0011). */
 export interface TrunkQosSamplesTable {

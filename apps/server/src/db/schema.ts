@@ -10,6 +10,12 @@ import type { CdrTables } from './schema-cdr';
 import type { JobsTables } from './schema-jobs';
 import type { CdrSearchTables } from './schema-cdr-search';
 import type { StatsTables } from './schema-stats';
+import type { MonitoringTables } from './schema-monitoring';
+import type { BillingTables, InvoiceBillingColumns } from './schema-billing';
+import type { EmailLogMailColumns, MailTables } from './schema-mail';
+import type { AgentCommissionColumns, AgentsTables } from './schema-agents';
+import type { CdrUploadTables } from './schema-cdr-upload';
+import type { DidTables } from './schema-did';
 
 /** Kysely row types of the tables (migrations are the source of truth; keep these in step). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -51,6 +57,8 @@ export interface SysSubmenuTable {
 export interface RolesTable {
   role_id: Generated<number>;
   role_name: string;
+  /** Users of the role must turn two-factor sign-in on before anything else (0020). */
+  require_2fa: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }
@@ -66,7 +74,7 @@ export interface RoleGroupPrivilegesTable {
   group_id: number;
   readable: boolean;
 }
-export interface AgentsTable {
+export interface AgentsTable extends AgentCommissionColumns {
   agent_id: Generated<number>;
   agent_name: string;
   status: Generated<'active' | 'inactive'>;
@@ -140,6 +148,8 @@ export interface UsersTable {
   is_show_daily_usage: Generated<boolean>;
   is_daily_balance_notification: Generated<boolean>;
   zero_balance_notice: Generated<boolean>;
+  /** 0033: "enable reporting grouping" (statistics). */
+  report_grouping: Generated<boolean>;
   last_login_at: NullableTimestamp;
   last_seen_at: NullableTimestamp;
   /** 0013: two-factor sign-in (TOTP). */
@@ -196,7 +206,7 @@ export interface RetrievePasswordLogTable {
   ip: string;
   created_at: Generated<Date>;
 }
-export interface EmailLogTable {
+export interface EmailLogTable extends EmailLogMailColumns {
   id: Generated<number>;
   to_address: string;
   subject: string;
@@ -296,7 +306,7 @@ export interface ClientAlertsTable {
   status: Generated<'new' | 'viewed' | 'read'>;
   created_at: Generated<Date>;
 }
-export interface InvoicesTable {
+export interface InvoicesTable extends InvoiceBillingColumns {
   invoice_id: Generated<number>;
   client_id: number;
   invoice_number: string;
@@ -341,7 +351,13 @@ export interface Database
     CdrTables,
     JobsTables,
     CdrSearchTables,
-    StatsTables {
+    StatsTables,
+    MonitoringTables,
+    BillingTables,
+    MailTables,
+    AgentsTables,
+    CdrUploadTables,
+    DidTables {
   settings: SettingsTable;
   files: FilesTable;
   main_menu: MainMenuTable;

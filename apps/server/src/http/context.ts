@@ -13,7 +13,17 @@ export interface Actor {
   /** Carrier of a client or vendor user; agent of an agent user. Tenancy keys. */
   clientId: number | null;
   agentId: number | null;
+  /** The user's role requires two-factor sign-in (roles.require_2fa, issue 18). */
+  twoFactorRequired: boolean;
 }
+
+/**
+ * Whether the session may only enrol in two-factor sign-in: its role requires it and it is not on
+ * yet. Read from the user row of each request, so it lifts as soon as enrolment is confirmed (and
+ * comes back when the CLI clears the user's two-factor sign-in).
+ */
+export const enrolmentPending = (actor: Actor): boolean =>
+  actor.twoFactorRequired && !actor.user.totp_enabled;
 
 export interface Ctx<P = unknown, Q = unknown, B = unknown> {
   params: P;

@@ -12,8 +12,9 @@ import {
 } from '@tandem/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { SLICE_ITEMS, yieldToLoop } from '../event-loop';
 import type { Services } from '../services';
-import type { Actor, Ctx } from './context';
+import { enrolmentPending, type Actor, type Ctx } from './context';
 import { AppError, forbidden, type FieldError } from './errors';
 import { localize } from './localize';
 
@@ -50,8 +51,10 @@ export function implement<E extends Endpoint>(
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const lang = services.i18n.languageOf(req);
       const kind = endpoint.access.kind;
-      const actor =
-        opts.ownToken || kind === 'switch' ? null : await services.auth.authenticate(req, kind !== 'public');
+      const actor = twoFactorGate(
+        endpoint,
+        opts.ownToken || kind === 'switch' ? null : await services.auth.authenticate(req, kind !== 'public'),
+      );
       const switchKeyOk =
         kind === 'switch' && (await services.switchKeys.accepts(req.headers['x-switch-key']));
       checkAccess(endpoint, actor, switchKeyOk);
@@ -60,7 +63,7 @@ export function implement<E extends Endpoint>(
       // No body at all is an empty object; a JSON null body is refused like any non-object.
       const body = endpoint.multipart
         ? undefined
-        : parse(endpoint.body, req.body === undefined ? {} : req.body);
+        : await parseSliced(endpoint.body, req.body === undefined ? {} : req.body);
       const ctx: Ctx<unknown, unknown, unknown> = {
         params,
         query,
@@ -77,6 +80,21 @@ export function implement<E extends Endpoint>(
       return reply.send(okEnvelope(result ?? null));
     },
   });
+}
+
+/**
+ * Two-factor sign-in required by the role (issue 18, docs/security.md): a session whose role
+ * requires it and that has not enrolled yet reaches only the endpoints the contract marks
+ * `duringTwoFactorEnrolment` (enrolment, the frame's session reads, sign-out); any other endpoint
+ * with a session answers 210. A public endpoint serves it as it serves anyone without a session (an
+ * admin's session adds nothing there until enrolled). Every endpoint goes through here, so a new one
+ * is covered without a word.
+ */
+export function twoFactorGate(endpoint: Endpoint, actor: Actor | null): Actor | null {
+  if (!actor || !enrolmentPending(actor)) return actor;
+  if (endpoint.access.kind === 'public') return null;
+  if (endpoint.duringTwoFactorEnrolment) return actor;
+  throw new AppError(ErrorCode.twoFactorEnrolment, 'twoFactorRequiredByRole', [], 403);
 }
 
 function checkAccess(endpoint: Endpoint, actor: Actor | null, switchKeyOk: boolean): void {
@@ -139,13 +157,83 @@ function parse(schema: z.ZodType | undefined, value: unknown): unknown {
   refuseControlChars(value);
   const r = schema.safeParse(value);
   if (r.success) return r.data;
+  throw invalidInput(r.error.issues, value);
+}
+
+/**
+ * As parse, but a body whose top-level array field holds more than SLICE_ITEMS items (a CDR
+ * batch of 10,000) is checked slice by slice, yielding to the event loop between slices: the same
+ * schema and the same errors (item indexes as sent), without holding the route API for the
+ * length of the whole check (issue 16). The array's own length rule is checked first, on the whole.
+ */
+async function parseSliced(schema: z.ZodType | undefined, value: unknown): Promise<unknown> {
+  const long = schema && longArrayField(schema, value);
+  if (!long) return parse(schema, value);
+  const { field, items, maximum } = long;
+  // Too many items: the plain check (it names the length rule); no slicing of a refused body.
+  if (items.length > maximum) return parse(schema, value);
+  // Control characters first, on the whole body (the field named with the item's own index).
+  refuseControlChars(value);
+  const whole = value as Record<string, unknown>;
+  const issues: z.core.$ZodIssue[] = [];
+  const out: unknown[] = [];
+  let rest: Record<string, unknown> = {};
+  for (let start = 0; start < items.length; start += SLICE_ITEMS) {
+    if (start > 0) await yieldToLoop();
+    const slice = { ...whole, [field]: items.slice(start, start + SLICE_ITEMS) };
+    const r = schema.safeParse(slice);
+    if (r.success) {
+      rest = r.data as Record<string, unknown>;
+      out.push(...(rest[field] as unknown[]));
+      continue;
+    }
+    for (const issue of r.error.issues) {
+      const [head, index, ...tail] = issue.path;
+      // Item issues point at the item's index in the whole array; the others are the same each slice.
+      if (head === field && typeof index === 'number')
+        issues.push({ ...issue, path: [head, index + start, ...tail] });
+      else if (start === 0) issues.push(issue);
+    }
+  }
+  if (issues.length) throw invalidInput(issues, value);
+  return { ...rest, [field]: out };
+}
+
+/**
+ * The body's top-level array field longer than one slice, with the array's maximum length. Only
+ * where slices cannot change the answer: no rule on the object as a whole, and none on the array
+ * but its length (a rule across items, such as "no duplicates", needs the whole array at once).
+ */
+function longArrayField(
+  schema: z.ZodType,
+  value: unknown,
+): { field: string; items: unknown[]; maximum: number } | null {
+  type Def = { type: string; shape?: Record<string, z.ZodType>; checks?: { _zod: { def: CheckDef } }[] };
+  type CheckDef = { check: string; maximum?: number };
+  const def = schema._zod.def as Def;
+  if (def.type !== 'object' || !def.shape || def.checks?.length) return null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [field, fieldSchema] of Object.entries(def.shape)) {
+    const items = (value as Record<string, unknown>)[field];
+    const arrayDef = fieldSchema._zod.def as Def;
+    if (arrayDef.type !== 'array' || !Array.isArray(items) || items.length <= SLICE_ITEMS) continue;
+    const checks = (arrayDef.checks ?? []).map((c) => c._zod.def);
+    if (checks.some((c) => c.check !== 'min_length' && c.check !== 'max_length')) return null;
+    const maximum = Math.min(...checks.map((c) => (c.check === 'max_length' ? c.maximum! : Infinity)));
+    return { field, items, maximum };
+  }
+  return null;
+}
+
+/** Code 110 naming each field of the issues (the first issue of a field wins). */
+function invalidInput(issues: readonly z.core.$ZodIssue[], value: unknown): AppError {
   const fields: Record<string, FieldError> = {};
-  for (const issue of r.error.issues) {
+  for (const issue of issues) {
     const field = issue.path.length ? issue.path.map(String).join('.') : '_';
     if (fields[field]) continue;
     fields[field] = issueToField(issue, field, valueAt(value, issue.path) == null);
   }
-  throw new AppError(ErrorCode.validation, 'validationFailed', [], 400, fields);
+  return new AppError(ErrorCode.validation, 'validationFailed', [], 400, fields);
 }
 
 /** The input value at an issue's path (zod issues do not carry it). */

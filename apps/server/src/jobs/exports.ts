@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
-import { allows, csvCell, type AccessLevel, type UserType } from '@tandem/contract';
+import { PassThrough, type Writable } from 'node:stream';
+import { allows, csvCell, type AccessLevel, type Language, type UserType } from '@tandem/contract';
+import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { Db } from '../db/connection';
 import type { Actor } from '../http/context';
@@ -16,20 +18,40 @@ export interface ExportUser {
   type: UserType;
   clientId: number | null;
   agentId: number | null;
+  /** The language the user asked in (column headers that follow the user's language). */
+  lang: Language;
 }
 
-export interface ExportDefinition<F> {
+/** A column of an export: `key` of the row objects, `header` in the file's first line. */
+export interface ExportColumn {
+  key: string;
+  header: string;
+  /** An XLSX cell of a numeric string is a number (the CSV keeps the exact text). */
+  numeric?: boolean;
+}
+
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * One export kind. `C` is what `prepare` works out once, when the export is asked for, with the
+ * request's actor at hand (the columns this user may see, a tenancy check): it is stored with the
+ * job as plain data, so the job runs later, in any server process, exactly as the request allowed.
+ */
+export interface ExportDefinition<F, C = undefined> {
   /** Who may start it: an admin needs `func` at `level`; the portal types listed may too (rows must scope them). */
   permission: { func: string; level: AccessLevel; portal?: readonly UserType[] };
   /** The filter it accepts (validated at start: bad input answers 110 naming `filter.<field>`). */
   filter: z.ZodType<F>;
-  /** CSV columns in order: `key` of the row objects, `header` in the file's first line. */
-  columns: readonly { key: string; header: string }[];
+  /** Checks and context at start (may refuse with an API error); JSON-serialisable. */
+  prepare?: (filter: F, actor: Actor, lang: Language) => Promise<C>;
+  /** Columns in order, fixed or worked out from the prepared context. */
+  columns: readonly ExportColumn[] | ((context: C) => readonly ExportColumn[]);
   /** The rows, streamed: read the database in pages, never all at once. */
-  rows: (filter: F, user: ExportUser) => AsyncIterable<Record<string, unknown>>;
+  rows: (filter: F, user: ExportUser, context: C) => AsyncIterable<Record<string, unknown>>;
   /** How many rows there will be, for the progress (optional). */
-  count?: (filter: F, user: ExportUser) => Promise<number>;
-  /** Base of the file name (default: the kind); the date and .csv are added. */
+  count?: (filter: F, user: ExportUser, context: C) => Promise<number>;
+  /** Base of the file name (default: the kind); the date and .csv or .xlsx are added. */
   fileName?: string;
   /** Entity shown in the export log (default: the kind). */
   entity?: string;
@@ -40,10 +62,118 @@ interface ExportPayload {
   kind: string;
   filter: unknown;
   user: ExportUser;
+  context?: unknown;
+  /** Absent in jobs queued before XLSX existed: CSV. */
+  format?: ExportFormat;
 }
 
 export const EXPORT_JOB = 'export.csv';
 const PROGRESS_EVERY = 200;
+/** Rows per XLSX sheet (Excel's limit is 1,048,576 with the header): a bigger export goes on in a next sheet. */
+export const XLSX_SHEET_ROWS = 1_000_000;
+
+/** Where an export's rows go: a CSV or an XLSX file, streamed (memory stays flat). */
+interface SheetWriter {
+  row(values: readonly unknown[], style?: { bold?: boolean }): Promise<void>;
+  end(): Promise<void>;
+  abort(): void;
+}
+
+function csvWriter(file: string, header: readonly string[]): SheetWriter {
+  const out = fs.createWriteStream(file);
+  const put = async (line: string) => {
+    if (!out.write(line)) await once(out, 'drain');
+  };
+  // The header fits in the stream's buffer: no wait needed before the first row.
+  out.write('\uFEFF' + header.map((h) => csvCell(h)).join(',') + '\r\n');
+  return {
+    row: (values) => put(values.map((v) => csvCell(v)).join(',') + '\r\n'),
+    async end() {
+      out.end();
+      await once(out, 'finish');
+    },
+    abort: () => out.destroy(),
+  };
+}
+
+/** Where an XLSX goes: a file (exports) or a stream (a mail attachment in memory). */
+type XlsxTarget = { filename: string } | { stream: Writable };
+
+function xlsxWriter(target: XlsxTarget, columns: readonly ExportColumn[], sheetName: string): SheetWriter {
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+    ...target,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  let sheet: ExcelJS.Worksheet | null = null;
+  let inSheet = 0;
+  let sheets = 0;
+  const newSheet = () => {
+    sheet?.commit();
+    sheets++;
+    sheet = book.addWorksheet(sheets === 1 ? sheetName : `${sheetName} ${sheets}`, {
+      views: [{ state: 'frozen', ySplit: 1 }],
+    });
+    sheet.columns = columns.map((c) => ({
+      header: c.header,
+      key: c.key,
+      width: Math.max(10, c.header.length + 2),
+    }));
+    sheet.getRow(1).font = { bold: true };
+    sheet.getRow(1).commit();
+    inSheet = 0;
+  };
+  newSheet();
+  const cell = (v: unknown, c: ExportColumn) => {
+    if (v === null || v === undefined) return null;
+    if (c.numeric && typeof v === 'string' && v !== '' && Number.isFinite(Number(v))) return Number(v);
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+    if (v instanceof Date) return v;
+    return typeof v === 'bigint' ? v.toString() : JSON.stringify(v);
+  };
+  return {
+    async row(values, style) {
+      if (inSheet >= XLSX_SHEET_ROWS) newSheet();
+      const row = (sheet as ExcelJS.Worksheet).addRow(
+        values.map((v, i) => cell(v, columns[i] as ExportColumn)),
+      );
+      if (style?.bold) row.font = { bold: true };
+      row.commit();
+      inSheet++;
+    },
+    async end() {
+      (sheet as ExcelJS.Worksheet).commit();
+      await book.commit();
+    },
+    abort: () => undefined,
+  };
+}
+
+/**
+ * A small sheet as an XLSX file in memory (a report mailed as an attachment), written by the
+ * exports' own writer: the same header row, cell types and sheet name; the last row (the totals)
+ * in bold when `boldLast`.
+ */
+export async function xlsxBuffer(
+  sheetName: string,
+  columns: readonly ExportColumn[],
+  rows: readonly Record<string, unknown>[],
+  { boldLast = false } = {},
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new PassThrough();
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  const done = once(sink, 'end');
+  const out = xlsxWriter({ stream: sink }, columns, sheetName.slice(0, 28));
+  for (let i = 0; i < rows.length; i++)
+    await out.row(
+      columns.map((c) => rows[i]![c.key]),
+      { bold: boldLast && i === rows.length - 1 },
+    );
+  await out.end();
+  await done;
+  return Buffer.concat(chunks);
+}
 
 /**
  * services.exports: CSV exports written in the background (docs/jobs.md "Exports"). An area
@@ -51,7 +181,7 @@ const PROGRESS_EVERY = 200;
  * EXPORT_DIR with progress, listed in the export log and downloadable by its owner only.
  */
 export class Exports {
-  private readonly kinds = new Map<string, ExportDefinition<never>>();
+  private readonly kinds = new Map<string, ExportDefinition<never, never>>();
 
   constructor(
     private readonly db: Db,
@@ -61,13 +191,19 @@ export class Exports {
     jobs.define<ExportPayload>(EXPORT_JOB, (p, ctx) => this.write(p, ctx), { maxAttempts: 2 });
   }
 
-  register<F>(kind: string, def: ExportDefinition<F>): void {
+  register<F, C = undefined>(kind: string, def: ExportDefinition<F, C>): void {
     if (this.kinds.has(kind)) throw new Error(`export kind ${kind} is registered twice`);
-    this.kinds.set(kind, def as unknown as ExportDefinition<never>);
+    this.kinds.set(kind, def as unknown as ExportDefinition<never, never>);
   }
 
   /** Checks the kind, the caller's permission and the filter, then logs and queues the export. */
-  async start(kind: string, filter: unknown, actor: Actor): Promise<{ exportId: number; jobId: number }> {
+  async start(
+    kind: string,
+    filter: unknown,
+    actor: Actor,
+    lang: Language,
+    format: ExportFormat = 'csv',
+  ): Promise<{ exportId: number; jobId: number }> {
     const def = this.kinds.get(kind);
     if (!def) throw invalidField('kind', 'mustBeOneOf', ['kind', [...this.kinds.keys()].join(', ')]);
     const p = def.permission;
@@ -80,8 +216,10 @@ export class Exports {
       type: actor.type,
       clientId: actor.clientId,
       agentId: actor.agentId,
+      lang,
     };
-    const fileName = `${def.fileName ?? kind}-${new Date().toISOString().slice(0, 10)}.csv`;
+    const context = def.prepare ? await def.prepare(parsed as never, actor, lang) : undefined;
+    const fileName = `${def.fileName ?? kind}-${new Date().toISOString().slice(0, 10)}.${format}`;
     return this.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('export_log')
@@ -99,7 +237,7 @@ export class Exports {
         .executeTakeFirstOrThrow();
       const job = await this.jobs.enqueue<ExportPayload>(
         EXPORT_JOB,
-        { exportId: row.id, kind, filter: parsed, user },
+        { exportId: row.id, kind, filter: parsed, user, context, format },
         { db: trx, user: { user_id: user.user_id, name: user.name } },
       );
       await trx.updateTable('export_log').set({ job_id: job.id }).where('id', '=', row.id).execute();
@@ -108,28 +246,34 @@ export class Exports {
   }
 
   /** The file of an export (its place under the export folder). */
-  filePath(exportId: number): string {
-    return path.join(this.dir, `export-${exportId}.csv`);
+  filePath(exportId: number, format: ExportFormat = 'csv'): string {
+    return path.join(this.dir, `export-${exportId}.${format}`);
   }
 
   private async write(p: ExportPayload, ctx: JobContext): Promise<unknown> {
     const def = this.kinds.get(p.kind);
     if (!def) throw new Error(`export kind ${p.kind} is not registered`);
     const filter = p.filter as never;
-    const total = def.count ? await def.count(filter, p.user) : null;
+    const context = p.context as never;
+    const user = { ...p.user, lang: p.user.lang ?? 'en' };
+    const columns = typeof def.columns === 'function' ? def.columns(context) : def.columns;
+    const total = def.count ? await def.count(filter, user, context) : null;
     ctx.progress({ done: 0, total, message: 'writing' });
     fs.mkdirSync(this.dir, { recursive: true });
-    const final = this.filePath(p.exportId);
+    const format = p.format ?? 'csv';
+    const final = this.filePath(p.exportId, format);
     const part = `${final}.part`;
-    const out = fs.createWriteStream(part);
-    const put = async (line: string) => {
-      if (!out.write(line)) await once(out, 'drain');
-    };
+    const out =
+      format === 'xlsx'
+        ? xlsxWriter({ filename: part }, columns, (def.entity ?? p.kind).slice(0, 28))
+        : csvWriter(
+            part,
+            columns.map((c) => c.header),
+          );
     let n = 0;
     try {
-      await put('\uFEFF' + def.columns.map((c) => csvCell(c.header)).join(',') + '\r\n');
-      for await (const row of def.rows(filter, p.user)) {
-        await put(def.columns.map((c) => csvCell(row[c.key])).join(',') + '\r\n');
+      for await (const row of def.rows(filter, user, context)) {
+        await out.row(columns.map((c) => row[c.key]));
         n++;
         if (n % PROGRESS_EVERY === 0) {
           ctx.signal.throwIfAborted();
@@ -137,11 +281,10 @@ export class Exports {
         }
       }
       ctx.signal.throwIfAborted();
-      out.end();
-      await once(out, 'finish');
+      await out.end();
       fs.renameSync(part, final);
     } catch (err) {
-      out.destroy();
+      out.abort();
       fs.rmSync(part, { force: true });
       throw err;
     }

@@ -24,6 +24,13 @@ import { registerJobs } from './jobs/routes';
 import { registerCdrSearch } from './cdr-search/routes';
 import { registerFinance } from './finance/routes';
 import { registerStats } from './stats/routes';
+import { registerMonitoring } from './monitoring/routes';
+import { registerBilling } from './billing/routes';
+import { registerMailConfig } from './mail-config/routes';
+import { registerAgents } from './agents/routes';
+import { registerDid } from './did/routes';
+import { registerDidExtras } from './did/extras';
+import { registerOnlinePayment } from './online-payment/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -48,7 +55,14 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerCdr(app, s, callPath);
   registerCdrSearch(app, s);
   registerFinance(app, s);
-  registerStats(app, s);
+  registerStats(app, s, callPath);
+  registerMonitoring(app, s, callPath);
+  registerBilling(app, s);
+  registerMailConfig(app, s);
+  registerAgents(app, s);
+  registerDid(app, s);
+  registerDidExtras(app, s);
+  registerOnlinePayment(app, s);
 }
 
 const isEndpoint = (v: unknown): v is Endpoint =>

@@ -157,11 +157,11 @@ describe('tandem import-cdrs', () => {
     fs.writeFileSync(unknownColumn, 'call_id,colour\nx,red\n');
     await expect(
       importCdrsCommand(h.built.services, { file: unknownColumn, batchSize: 10 }, out),
-    ).rejects.toThrow(/unknown column colour/);
+    ).rejects.toThrow(/line 1, colour: Unknown column\(s\) in the header row: colour/);
     const notJson = path.join(dir, 'bad.jsonl');
     fs.writeFileSync(notJson, `${JSON.stringify(cdrOf(f))}\n{oops\n`);
     await expect(importCdrsCommand(h.built.services, { file: notJson, batchSize: 10 }, out)).rejects.toThrow(
-      /line 2: not a JSON object/,
+      /line 2, CDR: not a JSON object/,
     );
     await expect(
       importCdrsCommand(h.built.services, { file: path.join(dir, 'missing.csv'), batchSize: 10 }, out),

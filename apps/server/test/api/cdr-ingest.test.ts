@@ -153,6 +153,37 @@ describe('POST /api/switch/cdr', () => {
     ).toEqual([]);
   });
 
+  it('checks a long batch slice by slice with the same errors, item indexes as sent (issue 16)', async () => {
+    const before = [await cdrCount(), await balanceOf(f.customer)];
+    // 2,500 CDRs: three slices of SLICE_ITEMS (1,000, event-loop.ts); errors in the first and the last slice.
+    const many = Array.from({ length: 2500 }, () => cdrOf(f, { duration: 0 }));
+    many[3]!.end_time = '2026-11-20T09:00:00Z';
+    delete many[2345]!.dnis;
+    many[1000]!.duration = '1';
+    const r = fails(await sendCdrs(h, key, 'b-long-bad', many), 110);
+    expect(Object.keys(r.errors ?? {}).sort()).toEqual([
+      'cdrs.1000.duration',
+      'cdrs.2345.dnis',
+      'cdrs.3.end_time',
+    ]);
+    expect(r.errors?.['cdrs.2345.dnis']).toMatch(/cdrs\.2345\.dnis/);
+    // A control character in a later slice: named with its index in the whole batch.
+    const nul = Array.from({ length: 2500 }, () => cdrOf(f, { duration: 0 }));
+    nul[1500]!.ani = '1555\u00001234';
+    expect(Object.keys(fails(await sendCdrs(h, key, 'b-long-nul', nul), 110).errors ?? {})).toEqual([
+      'cdrs.1500.ani',
+    ]);
+    // Over the batch maximum: the length rule, however long.
+    const tooMany = Array.from({ length: 10_001 }, () => cdrOf(f, { duration: 0 }));
+    const r2 = fails(await sendCdrs(h, key, 'b-too-many', tooMany), 110);
+    expect(Object.keys(r2.errors ?? {})).toEqual(['cdrs']);
+    expect([await cdrCount(), await balanceOf(f.customer)]).toEqual(before);
+    // Valid: every CDR stored, in order.
+    const good = Array.from({ length: 2500 }, () => cdrOf(f, { duration: 0 }));
+    expect(ok(await sendCdrs(h, key, 'b-long', good))).toMatchObject({ received: 2500, stored: 2500 });
+    expect(await cdrCount()).toBe(Number(before[0]) + 2500);
+  });
+
   it('stores a CDR it cannot price with the reason, and bills what it can', async () => {
     const noRate = cdrOf(f, { dnis: '33123456789' });
     const unknownTrunk = { ...cdrOf(f), ingress_trunk_id: 999999 };

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdrOf, sendCdrs } from './cdr-fixtures';
@@ -51,8 +55,10 @@ async function portalUserOf(name: string, carrier: number, clientType: 'client' 
   return h.signIn(u.login, 'Client#2026');
 }
 
+const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tandem-cdr-exports-'));
+
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ JOBS_POLL_MS: '20', EXPORT_DIR: exportDir });
   admin = await h.setupAdmin();
   key = await switchKey(h, admin);
   f = await termination(h);
@@ -103,7 +109,10 @@ beforeAll(async () => {
     .where('client_id', '=', other.customer)
     .execute();
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  fs.rmSync(exportDir, { recursive: true, force: true });
+});
 
 describe('GET /api/cdr/list: range and filters', () => {
   it('needs a time range of at most 62 days, refused with 110 naming the field', async () => {
@@ -490,5 +499,132 @@ describe('GET /api/cdr/list/csv', () => {
       token: admin,
     });
     expect(invalid(r as never, 'end')).toMatch(/7 days/);
+  });
+});
+
+describe('background export (kind cdr, POST /api/export/create)', () => {
+  interface ExportRow {
+    id: number;
+    status: string;
+    file_name: string;
+    row_count: number | null;
+    downloadable: boolean;
+  }
+  const start = (token: string, filter: Record<string, unknown>, format?: 'csv' | 'xlsx', lang = 'en') =>
+    h.call<{ object_id: number; job_id: number }>('POST', '/api/export/create', {
+      token,
+      headers: { 'x-lang': lang },
+      body: { kind: 'cdr', filter, ...(format ? { format } : {}) },
+    });
+  const RANGE_F = { start: '2026-11-20T00:00:00Z', end: '2026-11-21T00:00:00Z' };
+  /** Waits for the export's job, then downloads its file as its owner. */
+  async function finished(
+    token: string,
+    id: number,
+  ): Promise<{ row: ExportRow; body: Buffer; type: string }> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const items = ok(
+        await h.call<{ items: ExportRow[] }>('GET', '/api/log/export?per_page=100', { token }),
+      ).items;
+      const row = items.find((x) => x.id === id);
+      if (row?.status === 'finished') {
+        const res = await h.built.app.inject({
+          method: 'GET',
+          url: `/api/export/${id}/download`,
+          headers: { 'x-auth-token': token },
+        });
+        expect(res.statusCode).toBe(200);
+        return { row, body: res.rawPayload, type: String(res.headers['content-type']) };
+      }
+      if (row?.status === 'failed' || Date.now() > deadline) throw new Error(`export ${id}: ${row?.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const csvLines = (b: Buffer) =>
+    b
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+
+  it('writes a whole search as XLSX with the labels, money as numbers, in the export log', async () => {
+    const started = ok(
+      await start(
+        admin,
+        { ...RANGE_F, ingress_client_id: f.customer, fields: 'call_id,egress_cost,call_duration' },
+        'xlsx',
+      ),
+    );
+    const { row, body, type } = await finished(admin, started.object_id);
+    expect(row.file_name).toMatch(/^cdrs-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(row.row_count).toBe(28);
+    expect(type).toMatch(/spreadsheetml/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(body as never);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Call ID', 'Egress Cost', 'Call Duration']);
+    expect(sheet.rowCount).toBe(29);
+    const ids: string[] = [];
+    sheet.eachRow((r, n) => {
+      if (n === 1) return;
+      ids.push(r.getCell(1).text);
+      expect(typeof r.getCell(3).value).toBe('number');
+    });
+    expect(ids).toEqual(expect.arrayContaining([...mine, failover]));
+    expect(ids).not.toContain(theirs);
+  });
+
+  it("a client's export holds only its calls and its fields, headed in its language", async () => {
+    // asks for a vendor cost: gets its own calls, without the cost
+    const started = ok(await start(client, { ...RANGE_F, fields: 'call_id,egress_cost' }, 'csv', 'de'));
+    const lines = csvLines((await finished(client, started.object_id)).body);
+    expect(lines[0]).toBe('Anruf-ID');
+    expect(lines).toHaveLength(1 + 28); // as the direct download: its calls, the failover's two attempts
+    expect(lines).toEqual(expect.arrayContaining([...mine, failover]));
+    expect(lines).not.toContain(theirs);
+    // another customer's id finds nothing, as a customer without calls would
+    const foreign = ok(
+      await start(client, { ...RANGE_F, ingress_client_id: other.customer, fields: 'call_id' }),
+    );
+    expect(csvLines((await finished(client, foreign.object_id)).body)).toEqual(['Call ID']);
+  });
+
+  it('leaves costs out for an admin whose role lacks view cost and rate', async () => {
+    const plain = await makeRestrictedAdmin(h, admin, 'cdrexporter', {
+      '/statistics/cdrs_list': 'r',
+      '/log/export_log': 'r',
+    });
+    const started = ok(
+      await start(plain.token, {
+        ...RANGE_F,
+        ingress_client_id: f.customer,
+        fields: 'call_id,egress_cost,profit',
+      }),
+    );
+    const lines = csvLines((await finished(plain.token, started.object_id)).body);
+    expect(lines[0]).toBe('Call ID');
+    expect(lines).toHaveLength(29);
+  });
+
+  it('refuses a bad filter naming its field, a range over 62 days, and callers without the permission', async () => {
+    const before = await db()
+      .selectFrom('export_log')
+      .select(db().fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(invalid((await start(admin, { end: RANGE_F.end })) as never, 'filter.start')).toBeTruthy();
+    expect(
+      invalid(
+        (await start(admin, { start: '2026-09-01T00:00:00Z', end: '2026-11-21T00:00:00Z' })) as never,
+        'filter.end',
+      ),
+    ).toMatch(/62/);
+    const none = await makeRestrictedAdmin(h, admin, 'nocdrexport', { '/log/export_log': 'r' });
+    denied(await start(none.token, RANGE_F));
+    const after = await db()
+      .selectFrom('export_log')
+      .select(db().fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
   });
 });

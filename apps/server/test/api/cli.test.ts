@@ -47,6 +47,8 @@ const TABLES = [
   'cdrs',
   'cdr_batches',
   'ledger',
+  'agent_commission_periods',
+  'agent_ledger',
 ] as const;
 
 async function counts(): Promise<Record<string, number>> {
@@ -159,33 +161,73 @@ describe('tandem reset-password', () => {
   });
 });
 
+/** The tests' demo month: smaller than the CLI's default, the same code. */
+const DEMO_SIZE = { calls: 12_000 };
+
 describe('tandem seed-demo', () => {
   it('creates the demo once; a second run creates nothing and reports the same logins', async () => {
     const s = h.built.services;
-    const first = await seedDemoCommand(s, out);
+    const first = await seedDemoCommand(s, out, DEMO_SIZE);
     expect(first.map((c) => [c.role, c.name, c.status])).toEqual([
       ['admin', DEMO.admin.name, 'created'],
       ['agent', DEMO.agent.login.name, 'created'],
       ['client', 'demo_client', 'created'],
       ['vendor', 'demo_vendor', 'created'],
       ['vendor', 'demo_vendor_two', 'created'],
+      ['DID client', 'did_client', 'created'],
     ]);
     const after1 = await counts();
     // a month of demo traffic went through the ingest
-    expect(after1.cdrs).toBeGreaterThan(20_000);
+    expect(after1.cdrs).toBeGreaterThan(DEMO_SIZE.calls);
     expect(lines.some((l) => /Demo data created: .*cdr \d+/.test(l))).toBe(true);
+    // every demo balance, the opening ones included, is the sum of its ledger
+    const off = await sql<{ name: string }>`
+      SELECT c.name FROM carriers c
+      LEFT JOIN (SELECT client_id, sum(amount) AS s FROM ledger GROUP BY client_id) l ON l.client_id = c.client_id
+      WHERE c.balance <> coalesce(l.s, 0)`.execute(s.db);
+    expect(off.rows).toEqual([]);
+    // the demo customer's calls route to the demo vendors: answered, failed over, and billed both ways
+    const traffic = (
+      await sql<{ answered: number; attempts: number; calls: number; usage: number }>`
+        SELECT count(*) FILTER (WHERE call_duration > 0)::int AS answered, count(*)::int AS attempts,
+          count(DISTINCT call_id)::int AS calls,
+          (SELECT count(DISTINCT client_id)::int FROM ledger WHERE kind = 'usage' AND amount <> 0) AS usage
+        FROM cdrs`.execute(s.db)
+    ).rows[0]!;
+    expect(traffic.answered / traffic.calls).toBeGreaterThan(0.3);
+    expect(traffic.attempts).toBeGreaterThan(traffic.calls);
+    // monitoring: a fraud, a monitoring and a loop rule, already run once over the demo traffic
+    expect(lines.some((l) => /monitoring_rule 3/.test(l))).toBe(true);
+    const runs = await sql<{ fraud: number; rule: number }>`SELECT
+      (SELECT count(*)::int FROM fraud_rules WHERE last_run_at IS NOT NULL) AS fraud,
+      (SELECT count(*)::int FROM monitoring_rules WHERE next_run_at IS NOT NULL) AS rule`.execute(s.db);
+    expect(runs.rows[0]).toEqual({ fraud: 1, rule: 1 });
+    // the demo agent earned its weeks of that month: 5 % of its client's revenue per closed week
+    const weeks = (
+      await sql<{ n: number; amount: string; expected: string; owed: string }>`
+        SELECT count(*)::int AS n, sum(p.amount)::text AS amount,
+          sum(round(p.revenue * 5 / 100, 2))::numeric(20,6)::text AS expected, max(a.balance)::text AS owed
+        FROM agent_commission_periods p JOIN agents a USING (agent_id)`.execute(s.db)
+    ).rows[0]!;
+    expect(weeks.n).toBeGreaterThanOrEqual(4);
+    expect(Number(weeks.amount)).toBeGreaterThan(0);
+    expect(weeks.amount).toBe(weeks.expected);
+    expect(weeks.owed).toBe(weeks.amount);
+    expect(traffic.usage).toBe(5); // the client paid, both vendors earned; the DID client paid, the DID vendor earned
     lines.length = 0;
-    const second = await seedDemoCommand(s, out);
+    const second = await seedDemoCommand(s, out, DEMO_SIZE);
     expect(await counts()).toEqual(after1);
     expect(second.every((c) => c.status === 'exists')).toBe(true);
     expect(lines[0]).toMatch(/nothing created/);
     // the credential table lists every login with its password
     for (const c of second)
       expect(lines.some((l) => l.includes(c.name) && l.includes(c.password))).toBe(true);
-  });
+  }, 420_000);
 
   it('gives each demo login a working portal with living data', async () => {
-    const creds = Object.fromEntries((await seedDemoCommand(h.built.services, out)).map((c) => [c.role, c]));
+    const creds = Object.fromEntries(
+      (await seedDemoCommand(h.built.services, out, DEMO_SIZE)).map((c) => [c.role, c]),
+    );
     const tokenOf = (role: string) => h.signIn(creds[role]!.name, creds[role]!.password);
 
     const admin = await tokenOf('admin');
@@ -196,7 +238,11 @@ describe('tandem seed-demo', () => {
         token: admin,
       },
     );
-    expect(home.body.payload).toMatchObject({ clients: 1, vendors: 2, agents: 1, waiting_tickets: 1 });
+    // the DID client and the DID vendor (origination carriers) count too
+    expect(home.body.payload).toMatchObject({ clients: 2, vendors: 3, agents: 1, waiting_tickets: 1 });
+    const did = await tokenOf('DID client');
+    const mine = await h.call<{ total: number }>('GET', '/api/did/portal/my?per_page=999', { token: did });
+    expect(mine.body.payload.total).toBe(25);
     const switches = await h.call<{ total: number }>('GET', '/api/switch/full/list', { token: admin });
     expect(switches.body.payload.total).toBe(1);
     const hosts = await h.call<{ total: number }>('GET', '/api/switch/sip_host/list', { token: admin });
@@ -220,10 +266,16 @@ describe('tandem seed-demo', () => {
         token: client,
       },
     );
-    expect(unpaid.body.payload.items.map((i) => i.invoice_number).sort()).toEqual([
-      'DEMO-C-0002',
-      'DEMO-C-0003',
-    ]);
+    const unpaidNumbers = unpaid.body.payload.items.map((i) => i.invoice_number);
+    expect(unpaidNumbers.filter((n) => n.startsWith('DEMO-')).sort()).toEqual(['DEMO-C-0002', 'DEMO-C-0003']);
+    // seed-demo's invoices of the demo month's weeks, made through the real paths (issue 12): some open
+    expect(unpaidNumbers.some((n) => /^INV\d{6}$/.test(n))).toBe(true);
+    const paid = ok(
+      await h.call<{ items: { pay_status: string }[] }>('GET', '/api/finance/invoice/list?per_page=100', {
+        token: client,
+      }),
+    );
+    expect(paid.items.some((i) => i.pay_status === 'paid')).toBe(true);
     const tickets = await h.call<{ items: { ticket_status: string }[] }>('GET', '/api/ticket/list', {
       token: client,
     });
@@ -245,7 +297,7 @@ describe('tandem seed-demo', () => {
   });
 
   it('routes a demo call: the SDF deck as the customer rates, two vendors by LCR, dates from today', async () => {
-    const first = await seedDemoCommand(h.built.services, out);
+    const first = await seedDemoCommand(h.built.services, out, DEMO_SIZE);
     const creds = Object.fromEntries(first.map((c) => [c.role, c]));
     const admin = await h.signIn(creds.admin!.name, creds.admin!.password);
     // The seeding asked for a rebuild: wait for a snapshot newer than the current one.
@@ -296,7 +348,7 @@ describe('tandem seed-demo', () => {
 
   it('tells when a demo password was changed since seeding', async () => {
     await resetPasswordCommand(h.built.services, { name: 'demo_vendor', password: 'Changed#26' }, out);
-    const creds = await seedDemoCommand(h.built.services, out);
+    const creds = await seedDemoCommand(h.built.services, out, DEMO_SIZE);
     expect(creds.find((c) => c.name === 'demo_vendor')?.status).toBe('exists, password changed');
     expect(creds.find((c) => c.name === 'demo_client')?.status).toBe('exists');
   });
@@ -327,6 +379,10 @@ describe('cli.ts', () => {
       expect(bad.stderr).toMatch(/--password: Password must be 8 to 15 characters/);
       expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false); // checked before opening the database
 
+      const badCalls = run(['seed-demo', '--calls', '12k'], dataDir);
+      expect(badCalls.status).toBe(2);
+      expect(badCalls.stderr).toMatch(/--calls: a whole number from 1 to 2000000/);
+
       const noCsv = run(['import-cdrs', 'calls.txt', '--batch-size', '100'], dataDir);
       expect(noCsv.status).toBe(2);
       expect(noCsv.stderr).toMatch(/must end in \.csv, \.jsonl or \.ndjson/);
@@ -345,5 +401,5 @@ describe('cli.ts', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,27 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { ErrorCode } from '@tandem/contract';
-import { Kysely } from 'kysely';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
 import { buildApp, type BuiltApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { migrateToLatest } from '../../src/db/migrate';
-import { pgliteDialect } from '../../src/db/pglite-dialect';
-import type { Database } from '../../src/db/schema';
-import { seedReferenceData } from '../../src/db/seed';
 import { hashToken } from '../../src/modules/auth/tokens';
 import { storedSetupCode } from '../../src/modules/users/setup-code';
-
-const require = createRequire(import.meta.url);
+import { migratedCluster } from './pglite-cluster';
 
 /**
  * Starts the whole server in-process for one test file: PGlite in memory by default, or, when
@@ -32,7 +20,14 @@ export interface Harness {
   call<T = unknown>(
     method: string,
     url: string,
-    opts?: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string },
+    opts?: {
+      body?: unknown;
+      token?: string | null;
+      headers?: Record<string, string>;
+      raw?: string;
+      /** The endpoint may answer a stream that stays open (server-sent events): read only its head. */
+      stream?: boolean;
+    },
   ): Promise<{ status: number; body: Envelope<T> }>;
   setupAdmin(): Promise<string>;
   signIn(name: string, password: string): Promise<string>;
@@ -56,6 +51,8 @@ export interface HarnessOptions {
   dataDir?: string;
   databaseUrl?: string;
   keep?: boolean;
+  /** Where the server's log lines go (default: no logger). */
+  logStream?: { write(line: string): void };
 }
 
 /** A fresh PostgreSQL database on DATABASE_URL's server: its URL and how to drop it. */
@@ -111,7 +108,8 @@ export async function startHarness(
   const memoryDb = !databaseUrl && !opts.dataDir;
   const built = await buildApp(config, {
     memoryDb,
-    logger: false,
+    logger: opts.logStream ? undefined : false,
+    logStream: opts.logStream,
     pgliteDataDir: memoryDb ? await migratedCluster() : undefined,
   });
 
@@ -124,6 +122,29 @@ export async function startHarness(
       payload = JSON.stringify(opts.body);
     } else if (opts.raw !== undefined) {
       headers['content-type'] ??= 'application/json';
+    }
+    if (opts.stream) {
+      const res = await built.app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        payload,
+        payloadAsStream: true,
+      });
+      const stream = res.stream();
+      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        stream.destroy();
+        return { status: res.statusCode, body: { raw: '' } as unknown as Envelope<never> };
+      }
+      let text = '';
+      for await (const chunk of stream) text += String(chunk);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = { raw: text };
+      }
+      return { status: res.statusCode, body: body as Envelope<never> };
     }
     const res = await built.app.inject({ method: method as 'GET', url, headers, payload });
     let body: unknown;
@@ -161,51 +182,6 @@ export async function startHarness(
       }
     },
   };
-}
-
-/**
- * A PGlite cluster already migrated and seeded, dumped once into the temp directory and keyed by a
- * hash of the database code (migrations, seed, menu catalogue) and the PGlite version: loading it
- * is several times faster than initdb plus every migration, which dominated each file's start-up.
- * buildApp still migrates and seeds (both no-ops then), so a stale dump could only cost time.
- */
-async function migratedCluster(): Promise<Blob | undefined> {
-  try {
-    const file = path.join(os.tmpdir(), `tandem-pglite-${databaseFingerprint()}.tgz`);
-    if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-    const pglite = await PGlite.create();
-    const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
-    await migrateToLatest(db);
-    await seedReferenceData(db);
-    const dump = await pglite.dumpDataDir('gzip');
-    await db.destroy();
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-    fs.renameSync(tmp, file);
-    // Dumps of older database code are of no further use.
-    for (const f of fs.readdirSync(os.tmpdir())) {
-      if (/^tandem-pglite-[0-9a-f]{16}\.tgz$/.test(f) && path.join(os.tmpdir(), f) !== file)
-        fs.rmSync(path.join(os.tmpdir(), f), { force: true });
-    }
-    return dump;
-  } catch {
-    return undefined; // fall back to initdb and migrations
-  }
-}
-
-function databaseFingerprint(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const pglitePkg = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
-  const files = [
-    ...fs
-      .readdirSync(path.join(here, '../../src/db'), { recursive: true, encoding: 'utf8' })
-      .map((f) => path.join(here, '../../src/db', f)),
-    path.join(here, '../../../../packages/contract/src/menu.ts'),
-    pglitePkg,
-  ].filter((f) => fs.statSync(f).isFile());
-  const hash = createHash('sha256');
-  for (const f of files.sort()) hash.update(f).update(fs.readFileSync(f));
-  return hash.digest('hex').slice(0, 16);
 }
 
 /** Creates a carrier with a portal user (via the admin API) and returns its id and token. */
@@ -506,10 +482,22 @@ export interface CapturedMail {
 }
 
 /** An in-process SMTP server on a random local port that keeps every message it receives. */
-export async function startSmtp(): Promise<{ port: number; mails: CapturedMail[]; close(): Promise<void> }> {
+export async function startSmtp(): Promise<{
+  port: number;
+  mails: CapturedMail[];
+  /** SMTP logins the server accepted (any user and password), newest last. */
+  logins: { username: string; password: string }[];
+  close(): Promise<void>;
+}> {
   const mails: CapturedMail[] = [];
+  const logins: { username: string; password: string }[] = [];
   const server = new SMTPServer({
     authOptional: true,
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      logins.push({ username: auth.username ?? '', password: auth.password ?? '' });
+      callback(null, { user: auth.username });
+    },
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
@@ -529,7 +517,7 @@ export async function startSmtp(): Promise<{ port: number; mails: CapturedMail[]
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { port, mails, logins, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Subject and text of a single-part text mail (quoted-printable, base64 or plain). */

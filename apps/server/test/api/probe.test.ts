@@ -129,11 +129,19 @@ const HOSTILE: [string, unknown][] = [
 ];
 const HOSTILE_PARAMS = ['2147483648', '9007199254740993', '-1', 'abc', '%00', '1e308', '0'];
 
+/** A path value the walk uses when it sends none: an enum's first choice (a valid path), else a missing id. */
+function defaultParam(e: Endpoint, k: string): string {
+  if (k === 'token') return 'probe-missing-token';
+  const shape = e.params
+    ? (defOf(e.params as z.ZodType).shape as Record<string, z.ZodType> | undefined)
+    : undefined;
+  const field = shape?.[k];
+  if (field && defOf(field).type === 'enum') return String(sample(field));
+  return '999999';
+}
+
 const pathOf = (e: Endpoint, params: Record<string, string>) =>
-  '/api' +
-  e.path.replace(/:(\w+)/g, (_, k: string) =>
-    encodeURIComponent(params[k] ?? (k === 'token' ? 'probe-missing-token' : '999999')),
-  );
+  '/api' + e.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(params[k] ?? defaultParam(e, k)));
 const paramNames = (e: Endpoint) => [...e.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
 /** Endpoints the walk leaves out: ending the prober's own session. */
@@ -185,6 +193,14 @@ describe('the probe: every registered endpoint', () => {
     expect(walkable().length).toBeGreaterThan(200);
   });
 
+  it('reads only the head of a stream that stays open (server-sent events)', async () => {
+    const r = await h.call('GET', '/api/monitoring/live_event/stream?after_id=0', {
+      token: admin,
+      stream: true,
+    });
+    expect(r.status).toBe(200);
+  });
+
   it("never answers a portal user another tenant's record, nor changes one", async () => {
     const before = await victimRows();
     const problems: string[] = [];
@@ -201,6 +217,7 @@ describe('the probe: every registered endpoint', () => {
           const query = '?client_id=' + victim.clientId + '&carrier_id=' + victim.clientId;
           const r = await h.call(e.method, pathOf(e, params) + (e.method === 'GET' ? query : ''), {
             token,
+            stream: e.stream,
             headers: IP,
             ...(body !== undefined && e.method !== 'GET' ? { body } : {}),
           });
@@ -230,7 +247,11 @@ describe('the probe: every registered endpoint', () => {
       for (const v of HOSTILE_PARAMS) {
         const params = Object.fromEntries(names.map((n) => [n, v]));
         const q = queryFields.map((f) => `${f}=${encodeURIComponent(v)}`).join('&');
-        const r = await h.call(e.method, pathOf(e, params) + (q ? `?${q}` : ''), { token: admin, headers });
+        const r = await h.call(e.method, pathOf(e, params) + (q ? `?${q}` : ''), {
+          token: admin,
+          headers,
+          stream: e.stream,
+        });
         checkAnswer(`${e.method} ${e.path} with ${v}`, r, problems);
       }
     }
@@ -257,6 +278,7 @@ describe('the probe: every registered endpoint', () => {
         const r = await h.call(e.method, url, {
           token: e.access.kind === 'switch' ? null : admin,
           headers,
+          stream: e.stream,
           raw: JSON.stringify(body),
         });
         const what = `${e.method} ${e.path} ${name}`;

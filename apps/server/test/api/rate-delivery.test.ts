@@ -361,7 +361,7 @@ describe('sending a rate table', () => {
       fails(
         expired,
         ErrorCode.rule,
-        /^Dieser Link zum Herunterladen der Raten ist am \d{4}-\d{2}-\d{2} .* abgelaufen$/,
+        /^Dieser Link zum Herunterladen der Tarife ist am \d{4}-\d{2}-\d{2} .* abgelaufen$/,
       );
       expect(expired.status).toBe(410);
       // Reminders after the deadline are refused as well.

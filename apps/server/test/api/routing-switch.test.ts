@@ -17,6 +17,14 @@ let key: string;
 let f: Fixture;
 let version = 0;
 
+/** The failover table of a trunk without rules of its own, with no system default rules. */
+const BUILT_IN_FAILOVER = {
+  '486': { action: 'return', return_code: 486, return_clause: 'Busy Here' },
+  '487': { action: 'return', return_code: 487, return_clause: 'Request Terminated' },
+  '6xx': { action: 'return', return_code: null, return_clause: null },
+  '*': { action: 'next', return_code: null, return_clause: null },
+};
+
 beforeAll(async () => {
   h = await startHarness();
   admin = await h.setupAdmin();
@@ -63,6 +71,7 @@ describe('POST /api/switch/route', () => {
           ring_timeout_s: 60, // the system settings' defaults
           pdd_timeout_ms: null,
           max_duration_s: 7200,
+          failover: BUILT_IN_FAILOVER,
         },
         {
           trunk_id: f.vendors[0]!.trunk,
@@ -76,8 +85,10 @@ describe('POST /api/switch/route', () => {
           ring_timeout_s: 60,
           pdd_timeout_ms: null,
           max_duration_s: 7200,
+          failover: BUILT_IN_FAILOVER,
         },
       ],
+      seq: expect.any(Number) as number,
     });
     const us = ok(await call('12125550100'));
     expect(us.routes.map((r) => r.trunk_id)).toEqual([f.vendors[0]!.trunk, f.vendors[1]!.trunk]);
@@ -315,6 +326,61 @@ describe('POST /api/switch/route', () => {
     ]);
     await db.deleteFrom('rates').where('rate_id', '=', row.rate_id).execute();
     await rebuild();
+  });
+
+  it("holds a trunk's call limit: the switch's calls-up report plus the calls routed since it", async () => {
+    const report = (calls: number) =>
+      h.call('POST', '/api/switch/calls', {
+        headers: { 'x-switch-key': key },
+        body: { trunks: [{ trunk_id: f.ingress, calls }] },
+      });
+    const reportSeq = (calls: number, seq: number) =>
+      h.call('POST', '/api/switch/calls', {
+        headers: { 'x-switch-key': key },
+        body: { trunks: [{ trunk_id: f.ingress, calls }], seq },
+      });
+    await h.built.services.db
+      .updateTable('trunks')
+      .set({ call_limit: 2 })
+      .where('trunk_id', '=', f.ingress)
+      .execute();
+    await rebuild();
+    try {
+      ok(await report(0));
+      expect(ok(await call('447700900123')).result).toBe('route');
+      expect(ok(await call('447700900124')).result).toBe('route');
+      // no report since: the two routed calls count as up
+      expect(ok(await call('447700900125'))).toMatchObject({
+        result: 'reject',
+        reject_code: 486,
+        reject_reason: 'trunk_call_limit',
+      });
+      // the switch reports one call up (the other ended): one more fits, then the limit again
+      ok(await report(1));
+      expect(ok(await call('447700900126')).result).toBe('route');
+      expect(ok(await call('447700900127')).reject_reason).toBe('trunk_call_limit');
+      ok(await report(0));
+      expect(ok(await call('447700900128')).result).toBe('route');
+      // a report names the last answer it counted (seq): calls routed after it stay on top of it
+      ok(await report(0));
+      const first = ok(await call('447700900129'));
+      const second = ok(await call('447700900130'));
+      expect(second.seq).toBe(first.seq! + 1);
+      ok(await reportSeq(1, first.seq!)); // the switch had counted the first call only
+      expect(ok(await call('447700900131')).reject_reason).toBe('trunk_call_limit');
+      ok(await reportSeq(1, second.seq!)); // one of the two ended
+      expect(ok(await call('447700900132')).result).toBe('route');
+      // a refused call has no number
+      expect(ok(await call('447700900133')).seq).toBeNull();
+    } finally {
+      ok(await report(0));
+      await h.built.services.db
+        .updateTable('trunks')
+        .set({ call_limit: null })
+        .where('trunk_id', '=', f.ingress)
+        .execute();
+      await rebuild();
+    }
   });
 
   it('reports the engine status', async () => {

@@ -316,7 +316,10 @@ describe('traffic summaries', () => {
 
 describe('permissions and tenancy', () => {
   it('cost, profit and margin only with "view cost and rate in reports"', async () => {
-    const noCost = await makeRestrictedAdmin(h, admin, 'noc', { '/statistics/summary_report': 'r' });
+    const noCost = await makeRestrictedAdmin(h, admin, 'noc', {
+      '/statistics/summary_report': 'r',
+      'statistics:view_all_carriers': 'r',
+    });
     const r = ok(await report(noCost.token, { ...DAY, group_by: 'vendor' }));
     expect(r.coverage.cost_visible).toBe(false);
     for (const x of [r.totals, ...r.rows]) {

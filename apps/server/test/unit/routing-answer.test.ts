@@ -1,4 +1,4 @@
-import { okEnvelope } from '@tandem/contract';
+import { okEnvelope, type api } from '@tandem/contract';
 import { buildSnapshot, decide, type EngineConfig } from '@tandem/domain';
 import { describe, expect, it } from 'vitest';
 import { answerJson, answerOf } from '../../src/modules/routing/switch-api';
@@ -35,6 +35,10 @@ const config: EngineConfig = {
       hosts: [{ ip: '192.0.2.1', port: 5060 }, { ip: 'sip.example.com' }],
       rate_table_id: 2,
       tech_prefix: '99#',
+      failover_rules: [
+        { sip_code: 503, action: 'return', return_code: 480, return_clause: 'Vendor "down"' },
+        { sip_code: 486, action: 'next' },
+      ],
     },
   ],
   rate_tables: [
@@ -48,7 +52,10 @@ const config: EngineConfig = {
   ],
   routing_plans: [{ routing_plan_id: 1, rows: [{ prefix: '', route_type: 'dynamic', route_id: 1 }] }],
   dynamic_routes: [{ dynamic_route_id: 1, rule: 'lcr', trunks: [{ trunk_id: 20 }] }],
-  settings: { default_ij_rule: 'inter' },
+  settings: {
+    default_ij_rule: 'inter',
+    default_failover_rules: [{ sip_code: 404, action: 'return', return_code: null, return_clause: null }],
+  },
 };
 
 describe('route API answer', () => {
@@ -63,7 +70,24 @@ describe('route API answer', () => {
     for (const c of cases) {
       const d = decide(snapshot, c);
       expect(answerJson(d, new Map())).toBe(JSON.stringify(okEnvelope(answerOf(d, new Map()))));
+      expect(answerJson(d, new Map(), 42)).toBe(JSON.stringify(okEnvelope(answerOf(d, new Map(), 42))));
     }
+  });
+  it("carries each route's failover table: the trunk's rules over the system's over the built-in rule", () => {
+    const answer = (
+      JSON.parse(answerJson(decide(snapshot, cases[0]!), new Map(), 7)) as {
+        payload: api.routing.RouteAnswer;
+      }
+    ).payload;
+    expect(answer.seq).toBe(7);
+    expect(answer.routes[0]!.failover).toEqual({
+      '404': { action: 'return', return_code: 404, return_clause: 'Not Found' },
+      '486': { action: 'next', return_code: null, return_clause: null },
+      '487': { action: 'return', return_code: 487, return_clause: 'Request Terminated' },
+      '503': { action: 'return', return_code: 480, return_clause: 'Vendor "down"' },
+      '6xx': { action: 'return', return_code: null, return_clause: null },
+      '*': { action: 'next', return_code: null, return_clause: null },
+    });
   });
   it('applies the configured route error code and clause to a reject', () => {
     const d = decide(snapshot, cases[2]!);

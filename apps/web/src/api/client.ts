@@ -45,13 +45,18 @@ export interface ApiHooks {
   navigate(path: string): void;
   signOut(message?: string): void;
   currentPath(): string;
+  /** The role requires two-factor sign-in and it is not on (code 210): reload the session, whose guard then sends the user to set it up. */
+  enrolTwoFactor(): void;
 }
 let hooks: ApiHooks = {
   toastError: (m) => console.error(m),
   navigate: (p) => (window.location.hash = '#' + p),
   signOut: () => undefined,
   currentPath: () => window.location.hash.slice(1),
+  enrolTwoFactor: () => undefined,
 };
+/** When the frame was last told about code 210 (the calls of a page fail together: tell it once). */
+let enrolToldAt = 0;
 export const configureApi = (h: Partial<ApiHooks>) => {
   hooks = { ...hooks, ...h };
 };
@@ -84,10 +89,17 @@ export async function call<E extends Endpoint>(
   opts: CallOptions = {},
 ): Promise<PayloadOf<E>> {
   const url = urlOf(e, input);
+  const from = hooks.currentPath();
   const envelope = await send(e.method, url, input.body, opts);
-  return handle(envelope.status, envelope.body, url, opts, () => call(e, input, opts)) as Promise<
+  return handle(envelope.status, envelope.body, url, opts, from, () => call(e, input, opts)) as Promise<
     PayloadOf<E>
   >;
+}
+
+/** The headers every API request carries: the session token (when signed in) and the language. */
+export function authHeaders(): Record<string, string> {
+  const token = getToken();
+  return { ...(token ? { 'X-Auth-Token': token } : {}), 'X-Lang': i18next.language };
 }
 
 /** Multipart upload (POST /config/import and later upload paths). */
@@ -96,14 +108,10 @@ export async function upload(
   form: FormData,
   opts: CallOptions = {},
 ): Promise<{ object_id: number }> {
-  const token = getToken();
-  const res = await fetch(API_BASE + url, {
-    method: 'POST',
-    body: form,
-    headers: { ...(token ? { 'X-Auth-Token': token } : {}), 'X-Lang': i18next.language },
-  });
+  const from = hooks.currentPath();
+  const res = await fetch(API_BASE + url, { method: 'POST', body: form, headers: authHeaders() });
   const body = (await res.json().catch(() => null)) as ApiEnvelope<{ object_id: number }> | null;
-  return handle(res.status, body, url, { errorMode: 'inline', ...opts }, () =>
+  return handle(res.status, body, url, { errorMode: 'inline', ...opts }, from, () =>
     upload(url, form, opts),
   ) as Promise<{ object_id: number }>;
 }
@@ -114,16 +122,14 @@ async function send(
   body: unknown,
   opts: CallOptions,
 ): Promise<{ status: number; body: ApiEnvelope<unknown> | null }> {
-  const token = getToken();
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), opts.timeoutMs ?? FETCH_TIMEOUT_MS);
   try {
     const res = await fetch(url, {
       method,
       headers: {
-        ...(token ? { 'X-Auth-Token': token } : {}),
+        ...authHeaders(),
         ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-        'X-Lang': i18next.language,
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
       signal: ctrl.signal,
@@ -145,6 +151,8 @@ async function handle(
   body: ApiEnvelope<unknown> | null,
   url: string,
   opts: CallOptions,
+  /** The page the user was on when the call was made. */
+  from: string,
   retry: () => Promise<unknown>,
 ): Promise<unknown> {
   if (!body || typeof body.success !== 'boolean') {
@@ -174,8 +182,20 @@ async function handle(
     throw new ApiError(message, code, status, null);
   }
   if (isPermissionMessage(message)) return null;
+  if (code === ErrorCode.twoFactorEnrolment) {
+    // Not an error to show: the guard takes the user to the two-factor setup the role requires.
+    if (Date.now() - enrolToldAt > 2000) {
+      enrolToldAt = Date.now();
+      hooks.enrolTwoFactor();
+    }
+    throw new ApiError(message, code, status, null);
+  }
 
   const mode = opts.errorMode ?? 'page';
+  // A page load that fails after the user has left that page is no longer theirs to see: it must
+  // neither toast on, nor replace, the page they went to (a slow "No record found" used to take
+  // over the next page).
+  if (mode === 'page' && hooks.currentPath() !== from) throw new ApiError(message, code, status, body.errors);
   if (!opts.quiet) hooks.toastError(message, body.errors ?? undefined);
   if (
     mode === 'page' &&

@@ -44,15 +44,16 @@ function ApiBridge() {
   const navigate = useNavigate();
   const location = useLocation();
   const { fieldErrors } = useFeedback();
-  const { signOut } = useSession();
+  const { signOut, reload } = useSession();
   useEffect(() => {
     configureApi({
       toastError: (m, errors) => fieldErrors(m, errors),
       navigate: (p) => void navigate(p),
       signOut: (m) => void signOut(m),
       currentPath: () => window.location.hash.slice(1).split('?')[0] ?? '',
+      enrolTwoFactor: () => void reload(),
     });
-  }, [navigate, fieldErrors, signOut]);
+  }, [navigate, fieldErrors, signOut, reload]);
   useFavicon(location.pathname);
   return null;
 }
@@ -127,7 +128,7 @@ const router = createHashRouter([
       { path: '/', element: <Page title="frame.programName" Component={() => null} /> },
       ...ROUTES.map((r) => ({
         path: r.path,
-        element: <Page title={r.title} Component={r.page} isPublic={r.public} />,
+        element: <Page title={r.title} Component={r.page} isPublic={r.public || r.frameless} />,
       })),
       { path: '*', element: <Page title={unbuiltTitle} Component={NotAvailablePage} /> },
     ],

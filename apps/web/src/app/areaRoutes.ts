@@ -11,6 +11,12 @@ import { cdrRoutes } from '../features/cdr/routes';
 import { rerateRoutes } from '../features/rerate/routes';
 import { financeRoutes } from '../features/finance/routes';
 import { statisticsRoutes } from '../features/statistics/routes';
+import { monitoringRoutes } from '../features/monitoring/routes';
+import { agentRoutes } from '../features/agents/routes';
+import { billingRoutes } from '../features/billing/routes';
+import { didRoutes } from '../features/did/routes';
+import { mailRoutes } from '../features/mail/routes';
+import { onlinePaymentRoutes } from '../features/online-payment/routes';
 import type { RouteDef } from './routes';
 
 /** Routes of the business areas; each area declares its own in features/<area>/routes.ts. */
@@ -28,4 +34,10 @@ export const areaRoutes: RouteDef[] = [
   ...rerateRoutes,
   ...financeRoutes,
   ...statisticsRoutes,
+  ...monitoringRoutes,
+  ...agentRoutes,
+  ...billingRoutes,
+  ...didRoutes,
+  ...mailRoutes,
+  ...onlinePaymentRoutes,
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, homeOf, type GuardState } from './guard';
+import { decide, homeOf, TWO_FACTOR_SETUP_PATH, type GuardState } from './guard';
 
 const anon: GuardState = {
   signedIn: false,
@@ -120,5 +120,23 @@ describe('navigation guard', () => {
     expect(homeOf(restricted)).toBe('/configuration/users');
     expect(homeOf({ ...restricted, landing: '/log/user_signin_history' })).toBe('/log/user_signin_history');
     expect(homeOf({ ...restricted, landing: '/configuration/roles' })).toBe('/configuration/users');
+  });
+
+  it('sends a user whose role requires two-factor sign-in to its setup until it is on (issue 18)', () => {
+    const enrolling = { ...restricted, enrolTwoFactor: true };
+    const setup = { allow: false, redirect: TWO_FACTOR_SETUP_PATH };
+    // After sign-in, every page, the profile and the error page included, lead to the setup.
+    for (const path of ['/', '/auth/login', '/configuration/users', '/my_profile', '/error/form', '/x/y'])
+      expect(decide(path, enrolling)).toEqual(setup);
+    expect(decide(TWO_FACTOR_SETUP_PATH, enrolling)).toEqual({ allow: true });
+    expect(decide('/logout', enrolling)).toEqual({ allow: true });
+    // Once on, the setup page has nothing more to do: home instead; other pages as before.
+    expect(decide(TWO_FACTOR_SETUP_PATH, restricted)).toEqual({
+      allow: false,
+      redirect: '/configuration/users',
+    });
+    expect(decide('/configuration/users', restricted)).toEqual({ allow: true });
+    // Signed out, the page is not public.
+    expect(decide(TWO_FACTOR_SETUP_PATH, anon)).toEqual({ allow: false, redirect: '/auth/login' });
   });
 });

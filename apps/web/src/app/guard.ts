@@ -20,6 +20,12 @@ export const isPublicPath = (path: string) =>
       path === p || path.startsWith(p.endsWith('/') ? p : p + '/') || (p.endsWith('/') && path.startsWith(p)),
   );
 
+/**
+ * Where a user whose role requires two-factor sign-in sets it up before anything else (issue 18):
+ * signed in, outside the frame, the only page besides sign-out until it is on.
+ */
+export const TWO_FACTOR_SETUP_PATH = '/auth/two_factor';
+
 /** Portal paths an admin may not open, and paths a portal user may open. */
 const PORTAL_ONLY = ['/clients', '/agents', '/profile'];
 const SHARED_SIGNED_IN = ['/my_profile', '/logout', '/error/form'];
@@ -36,6 +42,8 @@ export interface GuardState {
   previous: string | null;
   /** The user's preferred landing page. */
   landing: string | null;
+  /** The user's role requires two-factor sign-in and it is not on yet: only its setup page opens. */
+  enrolTwoFactor?: boolean;
 }
 
 export type GuardDecision = { allow: true } | { allow: false; redirect: string };
@@ -72,9 +80,15 @@ export function decide(path: string, s: GuardState): GuardDecision {
     if (path === '/') return { allow: false, redirect: '/auth/login' };
     return isPublicPath(path) ? { allow: true } : { allow: false, redirect: '/auth/login' };
   }
-  if (path === '/' || path === '/auth/login') return { allow: false, redirect: homeOf(s) };
   if (path === '/logout') return { allow: true };
+  if (s.enrolTwoFactor)
+    return path === TWO_FACTOR_SETUP_PATH
+      ? { allow: true }
+      : { allow: false, redirect: TWO_FACTOR_SETUP_PATH };
+  if (path === '/' || path === '/auth/login') return { allow: false, redirect: homeOf(s) };
   if (isPublicPath(path)) return { allow: true };
+  // Enrolled (or never asked): the setup page has nothing to do, home instead.
+  if (path === TWO_FACTOR_SETUP_PATH) return { allow: false, redirect: homeOf(s) };
 
   if (s.userType === 'admin') {
     if (PORTAL_ONLY.some((p) => under(path, p))) return back(homeOf(s));

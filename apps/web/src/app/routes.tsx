@@ -11,6 +11,8 @@ export interface RouteDef {
   title: string;
   page: LazyExoticComponent<ComponentType>;
   public?: boolean;
+  /** Signed in, but laid out like the public pages, without the frame (the two-factor setup a role requires). */
+  frameless?: boolean;
 }
 
 const p = (loader: () => Promise<{ default: ComponentType }>) => lazy(loader);
@@ -44,11 +46,17 @@ export const ROUTES: RouteDef[] = [
   { path: '/setup', title: 'auth.setupTitle', page: auth.setup, public: true },
   {
     path: '/download/rate/:token',
-    title: 'Rate download',
+    title: 'rateDelivery.downloadTitle',
     page: p(() => import('../features/system/RateDownloadPage')),
     public: true,
   },
   { path: '/logout', title: 'frame.logout', page: auth.logout },
+  {
+    path: '/auth/two_factor',
+    title: 'auth.twoFactorRequiredTitle',
+    page: p(() => import('../features/profile/TwoFactorSetupPage')),
+    frameless: true,
+  },
 
   { path: '/my_profile', title: 'profile.title', page: p(() => import('../features/profile/MyProfilePage')) },
   {

@@ -106,7 +106,7 @@ export const de: Dictionary = {
     keepCurrent: 'Aktuelle Seite behalten',
     moreColumns: 'Mehr',
     termination: 'Terminierung',
-    origination: 'Origination',
+    origination: 'Originierung',
     notAvailable:
       'Diese Seite kommt in einer späteren Version von Tandem. {{page}} wird Teil des Bereichs {{module}}.',
     later: 'später',
@@ -135,10 +135,14 @@ export const de: Dictionary = {
     transaction: 'Transaktionen',
     onlinePayment: 'Online-Zahlung',
     termination: 'Terminierung',
-    origination: 'Origination',
+    origination: 'Originierung',
     trunks: 'Trunks',
     myIpAddress: 'Meine IP-Adresse',
     buyDid: 'DID kaufen',
+    portDid: 'DID portieren',
+    didTrunks: 'DID-Trunks',
+    didCdr: 'DID-CDR',
+    didReport: 'DID-Bericht',
     myDid: 'Meine DIDs',
     blockList: 'Sperrliste',
     rateExportLog: 'Tarif-Exportprotokoll',
@@ -191,6 +195,13 @@ export const de: Dictionary = {
     twoFactorCode: 'Zwei-Faktor-Code',
     twoFactorCodeHelp:
       'Der 6-stellige Code Ihrer Authenticator-App oder einer Ihrer Wiederherstellungscodes.',
+    twoFactorRequiredTitle: 'Zwei-Faktor-Anmeldung einrichten',
+    twoFactorRequiredNotice:
+      'Ihre Rolle verlangt die Zwei-Faktor-Anmeldung. Richten Sie sie ein, um fortzufahren.',
+    twoFactorRequiredWhy:
+      'Der Administrator verlangt für Ihre Rolle ({{role}}) bei der Anmeldung einen Code einer Authenticator-App. Bis sie eingerichtet ist, öffnet sich keine andere Seite des Portals.',
+    twoFactorRequiredDone:
+      'Die Zwei-Faktor-Anmeldung ist aktiv. Speichern Sie Ihre Wiederherstellungscodes und wählen Sie dann „Ich habe sie gespeichert“, um fortzufahren.',
   },
   profile: {
     twoFactor: 'Zwei-Faktor-Anmeldung',
@@ -229,6 +240,8 @@ export const de: Dictionary = {
     currentPassword: 'Aktuelles Passwort',
     incorrectCurrentPassword: 'Aktuelles Passwort ist falsch',
     passwordUpdated: 'Passwort geändert',
+    twoFactorRequiredByRole:
+      'Ihre Rolle verlangt die Zwei-Faktor-Anmeldung, daher kann sie nicht ausgeschaltet werden.',
   },
   ticket: {
     title: 'Support-Ticket',
@@ -256,6 +269,8 @@ export const de: Dictionary = {
     setStatus: 'Status setzen',
   },
   upload: {
+    chooseImage: 'Bild wählen (PNG oder JPEG)',
+    removeImage: 'Bild entfernen',
     dropHere: 'Dateien hierher ziehen oder klicken',
     tooBig: 'Datei ist zu groß ({{size}}MB). Maximale Dateigröße: {{max}}MB',
     wrongType: 'Dateien dieses Typs können nicht hochgeladen werden.',
@@ -323,6 +338,11 @@ export const de: Dictionary = {
     allExecute: 'Alle ausführen',
     moduleVisible: 'Modul sichtbar',
     inUse: '{{count}} Benutzer(n) zugewiesen',
+    require2fa: 'Zwei-Faktor-Anmeldung verlangen',
+    require2faHelp:
+      'Benutzer dieser Rolle müssen die Zwei-Faktor-Anmeldung (eine Authenticator-App) einrichten, bevor sie das Portal nutzen können.',
+    twoFactor: 'Zwei-Faktor',
+    required: 'Verlangt',
   },
   home: {
     allowedCredit: 'Erlaubter Kredit',
@@ -379,6 +399,7 @@ export const de: Dictionary = {
     sipHosts: 'SIP-Hosts',
     host: 'Host',
     port: 'Port',
+    switch: 'Switch',
     capacityTitle: 'Switch-Kapazität',
     gatewayTitle: 'VoIP-Gateway',
     licenseTitle: 'Lizenz',
@@ -398,6 +419,7 @@ export const de: Dictionary = {
     history: 'Verlauf',
     signinHistory: 'Anmeldeverlauf',
     result: 'Ergebnis',
+    results: { success: 'Erfolgreich', failed: 'Fehlgeschlagen', forbidden: 'Nicht erlaubt' },
     ip: 'IP',
     time: 'Zeit',
     reason: 'Grund',

@@ -138,6 +138,10 @@ export const en = {
     trunks: 'Trunks',
     myIpAddress: 'My IP address',
     buyDid: 'Buy DID',
+    portDid: 'Port DID',
+    didTrunks: 'DID Trunks',
+    didCdr: 'DID CDR',
+    didReport: 'DID Report',
     myDid: 'My DID',
     blockList: 'Block List',
     rateExportLog: 'Rate Export Log',
@@ -190,6 +194,12 @@ export const en = {
     registrationClosed: 'Registration is closed.',
     twoFactorCode: 'Two-factor code',
     twoFactorCodeHelp: 'The 6-digit code of your authenticator app, or one of your recovery codes.',
+    twoFactorRequiredTitle: 'Set up two-factor sign-in',
+    twoFactorRequiredNotice: 'Your role requires two-factor sign-in. Set it up to continue.',
+    twoFactorRequiredWhy:
+      'The administrator requires a code of an authenticator app at sign-in for your role ({{role}}). Until it is set up, no other page of the portal opens.',
+    twoFactorRequiredDone:
+      'Two-factor sign-in is on. Save your recovery codes, then choose “I have saved them” to continue.',
   },
   profile: {
     twoFactor: 'Two-factor sign-in',
@@ -227,6 +237,7 @@ export const en = {
     currentPassword: 'Current password',
     incorrectCurrentPassword: 'Incorrect Current Password',
     passwordUpdated: 'Password changed',
+    twoFactorRequiredByRole: 'Your role requires two-factor sign-in, so it cannot be turned off.',
   },
   ticket: {
     title: 'Support Ticket',
@@ -254,6 +265,8 @@ export const en = {
     setStatus: 'Set status',
   },
   upload: {
+    chooseImage: 'Choose image (PNG or JPEG)',
+    removeImage: 'Remove image',
     dropHere: 'Drop files here or click to choose',
     tooBig: 'File is too big ({{size}}MB). Max file size: {{max}}MB',
     wrongType: "You can't upload files of this type.",
@@ -321,6 +334,11 @@ export const en = {
     allExecute: 'All execute',
     moduleVisible: 'Module visible',
     inUse: 'Assigned to {{count}} user(s)',
+    require2fa: 'Require two-factor sign-in',
+    require2faHelp:
+      'Users of this role must set up two-factor sign-in (an authenticator app) before they can use the portal.',
+    twoFactor: 'Two-factor',
+    required: 'Required',
   },
   home: {
     allowedCredit: 'Allowed credit',
@@ -377,6 +395,7 @@ export const en = {
     sipHosts: 'SIP hosts',
     host: 'Host',
     port: 'Port',
+    switch: 'Switch',
     capacityTitle: 'Switch Capacity',
     gatewayTitle: 'VoIP Gateway',
     licenseTitle: 'License',
@@ -396,6 +415,7 @@ export const en = {
     history: 'History',
     signinHistory: 'Sign-in history',
     result: 'Result',
+    results: { success: 'Success', failed: 'Failed', forbidden: 'Forbidden' },
     ip: 'IP',
     time: 'Time',
     reason: 'Reason',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoneyText } from './money';
+import { formatMoneyText, formatNumberText, formatPercentText } from './money';
 
 describe('formatMoneyText', () => {
   it('groups thousands, shows the declared decimals and places the currency per language', () => {
@@ -19,5 +19,24 @@ describe('formatMoneyText', () => {
   it('marks differences and missing amounts', () => {
     expect(formatMoneyText('12.5', { lang: 'en', signed: true })).toBe('+12.50');
     expect(formatMoneyText(null)).toBe('–');
+  });
+});
+
+describe('formatNumberText', () => {
+  it('writes counts and decimals as the language does', () => {
+    expect(formatNumberText(37730, { lang: 'en' })).toBe('37,730');
+    expect(formatNumberText(37730, { lang: 'de' })).toBe('37.730');
+    expect(formatNumberText(37730, { lang: 'ch' })).toBe('37,730');
+    expect(formatNumberText('63735.5', { decimals: 2, lang: 'de' })).toBe('63.735,50');
+    expect(formatNumberText('63735.5', { decimals: 2, lang: 'en' })).toBe('63,735.50');
+    expect(formatNumberText(0, { lang: 'de' })).toBe('0');
+    expect(formatNumberText(undefined)).toBe('–');
+  });
+  it('shows percents without trailing zeros', () => {
+    expect(formatPercentText('12.5000', 'de')).toBe('12,5');
+    expect(formatPercentText('12.5000', 'en')).toBe('12.5');
+    expect(formatPercentText('10', 'de')).toBe('10');
+    expect(formatPercentText('1000.25', 'de')).toBe('1.000,25');
+    expect(formatPercentText('0.0001', 'en')).toBe('0.0001');
   });
 });

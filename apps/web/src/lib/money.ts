@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 
 /**
- * The one money formatter of the web app: exact (the amount's decimal text is rounded half up with
+ * The one money and number formatter of the web app: exact (the amount's decimal text is rounded half up with
  * bigint arithmetic, never through a float), with thousands separators and the declared decimals in
  * the user's language, and the currency code placed as that language writes it:
  * en "USD 1,250.50", ch "USD 1,250.50", de "1.250,50 USD". CSV exports keep plain numbers (they do not
@@ -58,3 +58,24 @@ export function formatMoneyText(amount: string | number | null | undefined, opts
   if (!opts.currency) return number;
   return sep.currencyAfter ? `${number} ${opts.currency}` : `${opts.currency} ${number}`;
 }
+
+/**
+ * A number (a count, minutes, a ratio) as the user's language writes it, by the same rules as money
+ * without a currency: en/ch "37,730" and "63,735.50", de "37.730" and "63.735,50". Counts by default
+ * (no decimals); `decimals` for minutes and ratios. Never `toLocaleString` (the browser's language,
+ * not the user's) nor antd Statistic's own grouping (always ","): see components/Figure.tsx.
+ */
+export function formatNumberText(
+  value: string | number | null | undefined,
+  opts: { decimals?: number; lang?: string; signed?: boolean; trimZeros?: boolean } = {},
+): string {
+  const text = formatMoneyText(value, { decimals: opts.decimals ?? 0, lang: opts.lang, signed: opts.signed });
+  if (!opts.trimZeros) return text;
+  const decimal = (SEPARATORS[opts.lang ?? i18next.language ?? 'en'] ?? SEPARATORS.en!).decimal;
+  const at = text.lastIndexOf(decimal);
+  return at < 0 || !/^\d+$/.test(text.slice(at + 1)) ? text : text.replace(/0+$/, '').replace(/[.,]$/, '');
+}
+
+/** A percent held as decimal text ("12.5000"), shown without trailing zeros: en "12.5", de "12,5". */
+export const formatPercentText = (value: string | number | null | undefined, lang?: string) =>
+  formatNumberText(value, { decimals: 4, lang, trimZeros: true });

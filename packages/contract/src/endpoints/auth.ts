@@ -73,6 +73,8 @@ export const signOut = endpoint({
   summary: 'Revoke the current token',
   tag: 'auth',
   access: SIGNED_IN,
+  // Signing out is always possible, also while a role requires enrolling first.
+  duringTwoFactorEnrolment: true,
   payload: z.null(),
 });
 
@@ -82,6 +84,8 @@ export const twoFactorSetup = endpoint({
   summary: 'Start two-factor enrolment: a new TOTP secret (and its otpauth:// URL), pending until confirmed',
   tag: 'auth',
   access: SIGNED_IN,
+  // The enrolment a role may require (issue 18).
+  duringTwoFactorEnrolment: true,
   payload: z.object({ secret: z.string(), otpauth_url: z.string() }),
 });
 
@@ -91,6 +95,8 @@ export const twoFactorEnable = endpoint({
   summary: 'Confirm enrolment with a code of the new secret; answers 10 one-time recovery codes (shown once)',
   tag: 'auth',
   access: SIGNED_IN,
+  // The enrolment a role may require (issue 18).
+  duringTwoFactorEnrolment: true,
   body: z.object({ code: z.string().trim().min(1, { message: 'required' }).max(32) }),
   payload: z.object({ recovery_codes: z.array(z.string()) }),
 });

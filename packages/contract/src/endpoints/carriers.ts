@@ -353,7 +353,8 @@ export const product = crudEndpoints({
     scope: z.enum(['public', 'private']).optional(),
     carrier_id: coercedInt4().positive().optional(),
   },
-  portal: ['client'],
+  /** Portal users read the public products and those assigned to them: a client to its carrier, an agent to itself (agent portal > Products). */
+  portal: ['client', 'agent'],
 });
 
 /** Templates > Carrier Template: a name and any commercial settings (all optional). */

@@ -316,6 +316,12 @@ export const cdrCursor = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z~\d{1,19}$/, { message: 'cdrBadCursor' });
 
 export const CDR_DURATION_FILTERS = ['all', 'non_zero', 'zero'] as const;
+/**
+ * Which traffic: calls from DID vendors to DIDs (their ingress trunk is a DID vendor's, trunk type
+ * 'did': docs/did.md), or every other call (termination). Unset: both.
+ */
+export const CDR_TRAFFIC = ['termination', 'did'] as const;
+export type CdrTraffic = (typeof CDR_TRAFFIC)[number];
 
 const cdrFilterShape = {
   /** Start of the range (inclusive), ISO; without a zone it is UTC. */
@@ -341,6 +347,7 @@ const cdrFilterShape = {
   call_id: z.string().trim().max(128).optional(),
   /** Only CDRs that could not be priced (true) or only priced ones (false). */
   unpriced: queryBool.optional(),
+  traffic: z.enum(CDR_TRAFFIC).optional(),
 };
 
 /** Message args for a refinement (the server names the field and fills {0}). */

@@ -27,6 +27,8 @@ export const listSubmenus = endpoint({
   summary: "Menu items of the admin modules (flags for the caller's role)",
   tag: 'config',
   access: SIGNED_IN,
+  // The frame needs it to render, also while enrolling.
+  duringTwoFactorEnrolment: true,
   query: listQuery,
   payload: paged(submenu),
 });
@@ -125,6 +127,8 @@ export const getSystemConfig = endpoint({
   summary: 'System settings the frame needs (inactivity timeout, time zone, links)',
   tag: 'config',
   access: SIGNED_IN,
+  // The frame needs it to render, also while enrolling.
+  duringTwoFactorEnrolment: true,
   payload: systemConfig,
 });
 export const getSystemSettings = endpoint({

@@ -20,6 +20,8 @@ export const LEDGER_KINDS = [
   'debit_note',
   'reset',
   'regenerate',
+  'did_charge',
+  'extra_charge',
 ] as const;
 export const LEDGER_SIDES = ['customer', 'vendor'] as const;
 
@@ -50,18 +52,20 @@ export const transactionQuery = listQuery.extend({
   time_to: instantFilter.optional(),
 });
 
+export const transactionPage = paged(ledgerRow).extend({
+  /** Over every row of the filter: sum of amounts, of credits (> 0) and debits (< 0). */
+  totals: z.object({ amount: z.string(), credit: z.string(), debit: z.string() }),
+});
+
 export const listTransactions = endpoint({
   method: 'GET',
   path: '/finance/actual_transaction/list',
   summary:
-    'The ledger, newest first by default (filters: carrier, kind, side, reference, time); a client user sees only its own carrier',
+    'The ledger, newest first by default (filters: carrier, kind, side, reference, time); a client user sees only its own carrier, an agent its clients',
   tag: TAG,
-  access: adminOnly('/finance/actual_transaction', 'read', ['client']),
+  access: adminOnly('/finance/actual_transaction', 'read', ['client', 'agent']),
   query: transactionQuery,
-  payload: paged(ledgerRow).extend({
-    /** Over every row of the filter: sum of amounts, of credits (> 0) and debits (< 0). */
-    totals: z.object({ amount: z.string(), credit: z.string(), debit: z.string() }),
-  }),
+  payload: transactionPage,
 });
 
 export const balanceCheck = z.object({
@@ -77,18 +81,25 @@ export const balanceCheck = z.object({
 });
 export type BalanceCheckRow = z.output<typeof balanceCheck>;
 
+export const balanceQuery = listQuery.extend({
+  client_id: coercedInt4().positive().optional(),
+  mismatched_only: z.preprocess((v) => v === 'true' || v === '1' || v === true, z.boolean()).optional(),
+});
+
 export const checkBalances = endpoint({
   method: 'GET',
   path: '/finance/regenerate_balance/list',
   summary: "Each carrier's stored balance against the sum of its ledger (mismatched only by default)",
   tag: TAG,
   access: adminOnly('/finance/regenerate_balance', 'read'),
-  query: listQuery.extend({
-    client_id: coercedInt4().positive().optional(),
-    mismatched_only: z.preprocess((v) => v === 'true' || v === '1' || v === true, z.boolean()).optional(),
-  }),
+  query: balanceQuery,
   payload: paged(balanceCheck),
 });
+
+export const regenerateBody = z
+  .object({ client_ids: z.array(int4().positive()).max(10_000).default([]) })
+  .strict();
+export const regenerated = z.object({ regenerated: z.array(balanceCheck) });
 
 export const regenerate = endpoint({
   method: 'POST',
@@ -97,6 +108,6 @@ export const regenerate = endpoint({
     "Set each listed carrier's balance (none listed: every carrier) to its ledger's sum, with a 'regenerate' ledger row naming the old balance; carriers already in agreement are left alone",
   tag: TAG,
   access: adminOnly('/finance/regenerate_balance', 'write'),
-  body: z.object({ client_ids: z.array(int4().positive()).max(10_000).default([]) }).strict(),
-  payload: z.object({ regenerated: z.array(balanceCheck) }),
+  body: regenerateBody,
+  payload: regenerated,
 });

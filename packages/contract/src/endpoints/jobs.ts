@@ -86,12 +86,14 @@ export const listRecurring = endpoint({
 export const startExport = endpoint({
   method: 'POST',
   path: '/export/create',
-  summary: 'Start a CSV export of a registered kind in the background',
+  summary: 'Start a CSV or XLSX export of a registered kind in the background',
   tag: 'export',
   access: SIGNED_IN,
   body: z.object({
     kind: z.string().min(1).max(64),
     filter: z.record(z.string(), z.unknown()).default({}),
+    /** CSV keeps exact text; XLSX makes money and counts numbers (a sheet per 1,000,000 rows). */
+    format: z.enum(['csv', 'xlsx']).default('csv'),
   }),
   payload: z.object({ object_id: z.number(), job_id: z.number() }),
 });

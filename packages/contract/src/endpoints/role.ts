@@ -23,6 +23,8 @@ export const roleUiPrivilege = z.object({
 export const roleDetail = z.object({
   role_id: z.number(),
   role_name: z.string(),
+  /** Users of the role must turn two-factor sign-in on before anything else (issue 18). */
+  require_2fa: z.boolean(),
   usage_count: z.number(),
   group_privilegies: z.array(groupPrivilege),
   role_ui_privilegies: z.array(roleUiPrivilege),
@@ -33,6 +35,7 @@ export type RoleDetail = z.infer<typeof roleDetail>;
 export const roleRow = z.object({
   role_id: z.number(),
   role_name: z.string(),
+  require_2fa: z.boolean(),
   usage_count: z.number(),
   updated_at: z.string(),
 });
@@ -47,6 +50,8 @@ export const roleName = z
 export const roleWrite = z
   .object({
     role_name: roleName,
+    /** Require two-factor sign-in of the role's users (default off). */
+    require_2fa: z.boolean().default(false),
     group_privilegies: z.array(z.object({ id: int4(), readable: z.boolean() })).default([]),
     role_privilegies: z.array(rolePrivilege).default([]),
   })
@@ -58,6 +63,8 @@ export const getRole = endpoint({
   summary: 'A role with its privileges (own role, or any with roles read)',
   tag: 'role',
   access: SIGNED_IN,
+  // The frame reads the own role to render; while enrolling, the handler answers only the own role.
+  duringTwoFactorEnrolment: true,
   params: idParams,
   payload: roleDetail,
 });
@@ -82,7 +89,7 @@ export const createRole = endpoint({
 export const updateRole = endpoint({
   method: 'PATCH',
   path: '/config/role/:id',
-  summary: 'Replace a role name and privileges',
+  summary: 'Replace a role name, its two-factor requirement and privileges',
   tag: 'role',
   access: adminOnly(ROLES_FUNC, 'write'),
   params: idParams,

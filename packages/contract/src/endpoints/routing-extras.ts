@@ -204,14 +204,19 @@ export const mediaIpBlockRow = z.object({
   created_by: z.string(),
   created_at: z.string(),
 });
+export const mediaIpBlockCreate = z.object({ ip: blockedIp, note, expires_at: expiry }).strict();
+export const mediaIpBlockFilters = {
+  ip: z.string().max(18).optional(),
+  status: z.enum(['active', 'expired']).optional(),
+};
 export const mediaIpBlock = crudEndpoints({
   base: '/routing/inbound_media_ip_blocking',
   tag,
   func: MEDIA_IP_FUNC,
   name: 'inbound media IP block',
   row: mediaIpBlockRow,
-  create: z.object({ ip: blockedIp, note, expires_at: expiry }).strict(),
-  filters: { ip: z.string().max(18).optional(), status: z.enum(['active', 'expired']).optional() },
+  create: mediaIpBlockCreate,
+  filters: mediaIpBlockFilters,
 });
 
 /** Multipart fields of a block-list upload (then a CSV or XLSX file). */

@@ -591,6 +591,20 @@ export const REJECT_REASONS = {
   no_routing_plan: 503,
   no_routing_prefix: 404,
   no_route: 503,
+  trunk_blocked: 403,
+  ani_monitor_blocked: 403,
+  route_blocked: 403,
+  loop_detected: 482,
+  did_not_found: 404,
+  did_unassigned: 404,
+  did_reserved: 480,
+  did_released: 410,
+  did_suspended: 402,
+  did_client_inactive: 403,
+  did_vendor_call_limit: 486,
+  did_vendor_cps_limit: 503,
+  did_client_call_limit: 486,
+  did_client_cps_limit: 503,
 } as const;
 export type RejectReasonKey = keyof typeof REJECT_REASONS;
 export const REJECT_REASON_KEYS = Object.keys(REJECT_REASONS) as RejectReasonKey[];
@@ -750,6 +764,22 @@ export const routeEntry = z.object({
   pdd_timeout_ms: z.number().nullable(),
   /** Longest call over this route in seconds: the lower of the ingress and vendor trunks' maximum durations, each the system maximum call duration when unset. */
   max_duration_s: z.number().nullable(),
+  /**
+   * What to do when this route's vendor answers a failure (or does not answer in time: 408): the
+   * vendor trunk's failover rules over the system default rules over the built-in rule, keyed by
+   * SIP code ("503"), then by class ("6xx"), then "*" for every other code; look the code up in
+   * that order. 'next': try the next route (after the last, the vendor's answer goes back);
+   * 'return': send the caller return_code and return_clause, both null for the vendor's answer as
+   * it is.
+   */
+  failover: z.record(
+    z.string(),
+    z.object({
+      action: z.enum(['next', 'return']),
+      return_code: z.number().nullable(),
+      return_clause: z.string().nullable(),
+    }),
+  ),
 });
 export const routeAnswer = z.object({
   result: z.enum(['route', 'reject']),
@@ -757,6 +787,13 @@ export const routeAnswer = z.object({
   reject_reason: z.string().nullable(),
   ingress: routeIngress.nullable(),
   routes: z.array(routeEntry),
+  /**
+   * A routed call's number in the route API's count of calls up (its customer trunk and first
+   * route's trunk count as up from this answer until a calls-up report covers it; null when
+   * nothing was counted). The switch sends the number of the last answer it counted with its
+   * calls-up report (POST /switch/calls, `seq`), so the report replaces only the calls it covers.
+   */
+  seq: z.number().nullable(),
 });
 export type RouteAnswer = z.output<typeof routeAnswer>;
 export const switchRoute = endpoint({
@@ -775,7 +812,17 @@ export const switchCalls = endpoint({
   summary: 'Calls up now per trunk (SIP proxy, X-Switch-Key): the call limits count them',
   tag: 'switch',
   access: { kind: 'switch' },
-  body: z.object({ trunks: z.array(z.object({ trunk_id: id, calls: count }).strict()).max(100000) }).strict(),
+  body: z
+    .object({
+      trunks: z.array(z.object({ trunk_id: id, calls: count }).strict()).max(100000),
+      /**
+       * The `seq` of the last route answer the switch counted in this report: calls routed after
+       * it keep counting on top of the report (until the next one, at most 3 seconds). Without it
+       * the report counts every call routed before it.
+       */
+      seq: count.nullable().optional(),
+    })
+    .strict(),
   payload: z.null(),
 });
 
@@ -917,6 +964,7 @@ export const TRACE_STEPS = [
   'admission',
   'digits',
   'block_list',
+  'monitoring',
   'ingress_rate',
   'routing_plan',
   'route',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { adminOnly } from '../access';
+import { adminOnly, SIGNED_IN } from '../access';
+import { idParams } from '../common';
 import { endpoint } from '../endpoint';
 import { timezoneOffset } from './config';
 
@@ -15,6 +16,9 @@ export const FUNC = {
   summaryReport: '/statistics/summary_report',
   /** "View cost and rate in reports" (spec 02 section 6): the one Finance function permission the CDR search reads too. */
   costAndRate: 'finance:view_cost_and_rate',
+  /** "View all carriers" (spec 02 section 6): without it, statistics show the carriers of the user's list only. */
+  viewAllCarriers: 'statistics:view_all_carriers',
+  activeCalls: '/statistics/active_call_report',
 } as const;
 const TAG = 'statistics';
 const PORTALS = ['client', 'vendor', 'agent'] as const;
@@ -29,6 +33,8 @@ export const GROUP_BY = [
   'release_cause',
   'day',
   'hour',
+  'ingress_host',
+  'egress_host',
 ] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 /** What each portal user may group by (carriers on the other side of the call stay hidden). */
@@ -86,6 +92,8 @@ export const summaryQuery = z.object({
   /** Rows sorted by this figure, largest first, and cut to `limit` (for "top N"); default: by group. */
   order_by: z.enum(['attempts', 'duration', 'revenue', 'cost', 'profit']).optional(),
   limit: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  /** Only DID traffic (calls from DID vendors to DIDs, docs/did.md) or only termination; unset: both. */
+  traffic: z.enum(['termination', 'did']).optional(),
 });
 export type SummaryQuery = z.input<typeof summaryQuery>;
 
@@ -134,6 +142,9 @@ export const summaryRow = figures.extend({
   day: z.string().optional(),
   /** `YYYY-MM-DD HH:00` in the user's time zone. */
   hour: z.string().optional(),
+  /** Where the calls came from (the CDR's source IP) and went to (the egress host). */
+  ingress_host: z.string().optional(),
+  egress_host: z.string().optional(),
 });
 export type SummaryRow = z.output<typeof summaryRow>;
 
@@ -239,4 +250,92 @@ export const getDashboard = endpoint({
   access: adminOnly(FUNC.dashboard, 'read', PORTALS),
   query: dashboardQuery,
   payload: dashboard,
+});
+
+/** Active Call Report: the calls up now per trunk and carrier, as the switch last reported them. */
+export const activeCallsQuery = z.object({ tz: timezoneOffset.default('+0000') });
+export const activeTrunk = z.object({
+  trunk_id: z.number(),
+  trunk: z.string().nullable(),
+  direction: z.enum(['ingress', 'egress']).nullable(),
+  carrier_id: z.number().nullable(),
+  carrier: z.string().nullable(),
+  /** Calls up now: the switch's last report plus the calls routed since it (as the call limits count them). */
+  calls: z.number(),
+  /** The trunk's call limit (null: none). */
+  call_limit: z.number().nullable(),
+  /** Most calls up at once today (in `tz`) as reported. */
+  peak_today: z.number().nullable(),
+});
+export const activeCarrier = z.object({
+  carrier_id: z.number(),
+  carrier: z.string().nullable(),
+  /** Calls up on its ingress trunks (as customer) and egress trunks (as vendor). */
+  ingress_calls: z.number(),
+  egress_calls: z.number(),
+});
+export const activeCalls = z.object({
+  /** When the switch last reported its calls (UTC ISO); null: never since this server started. */
+  reported_at: z.string().nullable(),
+  /** Calls up over the ingress trunks (each call once). */
+  total: z.number(),
+  /** The switch's peak today (in `tz`). */
+  peak_today: z.number().nullable(),
+  trunks: z.array(activeTrunk),
+  carriers: z.array(activeCarrier),
+});
+export const getActiveCalls = endpoint({
+  method: 'GET',
+  path: '/stats/active_calls',
+  summary: 'Active Call Report: calls up now per trunk and carrier, from the switch reports (/switch/calls)',
+  tag: TAG,
+  access: adminOnly(FUNC.activeCalls, 'read'),
+  query: activeCallsQuery,
+  payload: activeCalls,
+});
+
+/**
+ * The statistics options of a user (spec 02 section 6): "enable reporting grouping" (a user
+ * setting) and the carriers it looks after, which are all it sees in statistics when its role
+ * lacks "View All Carriers".
+ */
+export const reportOptions = z.object({
+  report_grouping: z.boolean(),
+  carrier_ids: z.array(z.number()),
+  /** Whether the role lets the user see every carrier (then `carrier_ids` does not limit it). */
+  view_all_carriers: z.boolean(),
+});
+export const reportOptionsPatch = z
+  .object({
+    report_grouping: z.boolean(),
+    carrier_ids: z.array(z.number().int().positive().max(2_147_483_647)).max(2000),
+  })
+  .partial()
+  .strict();
+export const getMyReportOptions = endpoint({
+  method: 'GET',
+  path: '/stats/options',
+  summary: "The signed-in user's statistics options (grouping allowed, carriers it looks after)",
+  tag: TAG,
+  access: SIGNED_IN,
+  payload: reportOptions,
+});
+export const getUserReportOptions = endpoint({
+  method: 'GET',
+  path: '/stats/options/:id',
+  summary: "A system user's statistics options",
+  tag: TAG,
+  access: adminOnly('/configuration/users', 'read'),
+  params: idParams,
+  payload: reportOptions,
+});
+export const setUserReportOptions = endpoint({
+  method: 'PATCH',
+  path: '/stats/options/:id',
+  summary: "Set a system user's statistics options (report grouping, carriers it looks after)",
+  tag: TAG,
+  access: adminOnly('/configuration/users', 'write'),
+  params: idParams,
+  body: reportOptionsPatch,
+  payload: reportOptions,
 });

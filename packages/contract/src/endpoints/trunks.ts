@@ -141,7 +141,12 @@ export const lookups = endpoint({
   access: { kind: 'session', types: ['admin'] },
   payload: z.object({
     carriers: z.array(
-      lookupItem.extend({ client_type: z.enum(['client', 'vendor']), is_active: z.boolean() }),
+      lookupItem.extend({
+        client_type: z.enum(['client', 'vendor']),
+        is_active: z.boolean(),
+        /** A DID client or vendor (the origination screens offer only these). */
+        did: z.boolean(),
+      }),
     ),
     rate_tables: z.array(lookupItem),
     routing_plans: z.array(lookupItem),

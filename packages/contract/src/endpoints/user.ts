@@ -59,6 +59,13 @@ export const sessionUser = z.object({
   language: z.string(),
   cdr_api_token: z.string(),
   cdr_api_token_expiration: z.string(),
+  /** Two-factor sign-in is on for this user (issue 18). */
+  totp_enabled: z.boolean(),
+  /**
+   * The user's role requires two-factor sign-in. While it is not on (`totp_enabled` false) the
+   * session may only enrol: every other call answers code 210.
+   */
+  two_factor_required: z.boolean(),
 });
 export type SessionUser = z.infer<typeof sessionUser>;
 
@@ -165,6 +172,8 @@ export const getSessionUser = endpoint({
   summary: 'The signed-in user with session fields and panel flags',
   tag: 'user',
   access: SIGNED_IN,
+  // The frame reads the session to render, also while enrolling (two_factor_required).
+  duringTwoFactorEnrolment: true,
   payload: sessionUser,
 });
 export const getUser = endpoint({

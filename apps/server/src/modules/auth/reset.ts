@@ -2,6 +2,7 @@ import { message, PROGRAM_NAME, type Language } from '@tandem/contract';
 import { sql } from 'kysely';
 import { AppError } from '../../http/errors';
 import type { Services } from '../../services';
+import { sendTemplated } from '../mail-config/templates';
 import { enforce, logAttempt, RESET_MAILS_PER_ACCOUNT, resetMailsSent } from './throttle';
 import { hashToken, newToken } from './tokens';
 
@@ -39,12 +40,21 @@ export async function requestPasswordReset(
   // caller-given URL would mail a valid token to a site of the caller's choosing (issue 18).
   const origin = safeOrigin((await s.settings.system()).base_url) ?? s.config.publicUrl;
   const link = `${origin.replace(/\/$/, '')}/#/auth/reset/${token}`;
-  const ok = await s.mailer.send({
+  // Configuration > Mail Template (event password_reset, the user's language); the built-in text
+  // when the template is missing or broken, so a reset always goes out.
+  const values = { name: user.first_name || user.name, user: user.name, link, program: PROGRAM_NAME };
+  const { error } = await sendTemplated(s, {
+    event: 'password_reset',
+    lang,
     to: user.email,
-    subject: message('resetMailSubject', lang, [PROGRAM_NAME]),
-    text: message('resetMailBody', lang, { name: user.first_name || user.name, user: user.name, link }),
+    values,
     kind: 'password_reset',
+    fallback: {
+      subject: message('resetMailSubject', lang, [PROGRAM_NAME]),
+      text: message('resetMailBody', lang, values),
+    },
   });
+  const ok = !error;
   await s.db
     .insertInto('retrieve_password_log')
     .values({

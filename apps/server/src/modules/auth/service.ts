@@ -172,6 +172,7 @@ export class AuthService {
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.user_id', 's.user_id')
       .leftJoin('carriers as c', 'c.client_id', 'u.client_id')
+      .leftJoin('roles as r', 'r.role_id', 'u.role_id')
       .select([
         's.id as session_id',
         's.expires_at',
@@ -180,6 +181,7 @@ export class AuthService {
         's.last_used_at',
         's.cdr_expires_at',
         'c.client_type',
+        'r.require_2fa',
       ])
       .selectAll('u')
       .where('s.token_hash', '=', hashToken(token))
@@ -213,6 +215,7 @@ export class AuthService {
       last_used_at: _l,
       cdr_expires_at,
       client_type,
+      require_2fa,
       ...user
     } = row;
     const type: UserType =
@@ -225,6 +228,7 @@ export class AuthService {
       grants: await this.grants.forUser(this.s.db, user),
       clientId: type === 'client' || type === 'vendor' ? user.client_id : null,
       agentId: type === 'agent' ? user.agent_id : null,
+      twoFactorRequired: Boolean(require_2fa),
     };
   }
 

@@ -95,6 +95,8 @@ export async function disableTwoFactor(
   password: string,
   ip: string,
 ): Promise<void> {
+  // A role that requires it keeps it on (the operator's CLI still clears it for a lost authenticator).
+  if (actor.twoFactorRequired) throw ruleBroken('twoFactorKeptByRole');
   if (!(await s.auth.checkPassword(actor, password, ip)))
     throw invalidField('password', 'incorrectCurrentPassword');
   await s.db.transaction().execute(async (trx) => {

@@ -1,7 +1,8 @@
 import type { api } from '@tandem/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection';
 import { likeContains } from '../../db/paging';
+import type { Actor } from '../../http/context';
 import type { CrudTable } from '../../http/crud';
 import { invalidField } from '../../http/errors';
 import type { Services } from '../../services';
@@ -10,6 +11,19 @@ const ids = (db: Db, table: 'carriers' | 'agents', col: 'client_id' | 'agent_id'
   list.length
     ? db.selectFrom(table).select(sql.ref(col).as('id')).where(sql.ref(col), 'in', list).execute()
     : Promise.resolve([]);
+
+/**
+ * The products a portal user may read: the public ones and those assigned to its carrier (a
+ * client) or to it (an agent, who sells them to its clients). Also decides which rate tables an
+ * agent may view (agent portal > Products > View Rates).
+ */
+export const productVisible = (actor: Actor, alias = 'p'): RawBuilder<boolean> => {
+  const p = sql.ref(`${alias}.id`);
+  const scope = sql.ref(`${alias}.scope`);
+  return actor.type === 'agent'
+    ? sql<boolean>`(${scope} = 'public' or exists (select 1 from product_agents pa where pa.product_id = ${p} and pa.agent_id = ${actor.agentId ?? -1}))`
+    : sql<boolean>`(${scope} = 'public' or exists (select 1 from product_carriers pc where pc.product_id = ${p} and pc.carrier_id = ${actor.clientId ?? -1}))`;
+};
 
 /**
  * Termination > Products: a routing plan and rate table under a tech prefix, public or private with
@@ -73,12 +87,7 @@ export function productTable(s: Services): CrudTable<typeof api.carriers.product
         );
       return r;
     },
-    scope: (qb, actor) =>
-      actor.type === 'admin'
-        ? qb
-        : qb.where(
-            sql<boolean>`(p.scope = 'public' or exists (select 1 from product_carriers pc where pc.product_id = p.id and pc.carrier_id = ${actor.clientId ?? -1}))`,
-          ),
+    scope: (qb, actor) => (actor.type === 'admin' ? qb : qb.where(productVisible(actor))),
     unique: [{ column: 'name', field: 'name' }],
     toColumns: (b) => {
       const { carrier_ids: _c, agent_ids: _a, ...rest } = b;

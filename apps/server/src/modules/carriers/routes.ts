@@ -1,7 +1,7 @@
 import { api } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { pageOf } from '../../db/paging';
+import { likeContains, pageOf } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { implementCrud } from '../../http/crud';
 import { notFound, ruleBroken } from '../../http/errors';
@@ -44,7 +44,7 @@ export function registerCarriers(app: FastifyInstance, s: Services): void {
           'available',
         ),
       );
-    if (q.name) qb = qb.where('c.name', 'ilike', `%${q.name.replace(/[\\%_]/g, (m) => '\\' + m)}%`);
+    if (q.name) qb = qb.where('c.name', 'ilike', likeContains(q.name));
     if (q.client_type) qb = qb.where('c.client_type', '=', q.client_type);
     if (q.mode) qb = qb.where('c.mode', '=', q.mode);
     return pageOf(

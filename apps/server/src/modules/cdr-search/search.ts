@@ -92,6 +92,13 @@ export function conditions(v: CdrViewer, q: Partial<CdrFilter>): RawBuilder<unkn
     c.push(
       sql`c.call_id = ${q.call_id} AND c.cdr_id IN (SELECT k.cdr_id FROM cdr_keys k WHERE k.call_id = ${q.call_id})`,
     );
+  // DID traffic: the call came in on a DID vendor's trunk (docs/did.md); termination: any other.
+  if (q.traffic === 'did')
+    c.push(sql`c.ingress_trunk_id IN (SELECT trunk_id FROM trunks WHERE trunk_type2 = 'did')`);
+  if (q.traffic === 'termination')
+    c.push(
+      sql`(c.ingress_trunk_id IS NULL OR c.ingress_trunk_id NOT IN (SELECT trunk_id FROM trunks WHERE trunk_type2 = 'did'))`,
+    );
   // Whether a CDR was priced is the operator's matter (a portal user sees its own leg's cost).
   if (admin && q.unpriced === true) c.push(sql`c.unpriced_reason IS NOT NULL`);
   if (admin && q.unpriced === false) c.push(sql`c.unpriced_reason IS NULL`);
@@ -214,10 +221,10 @@ export async function searchPage(
 }
 
 /** Every attempt of one call the viewer may see, with every field it may see; none: not found. */
-export async function callAttempts(db: Db, v: CdrViewer, callId: string) {
+export async function callAttempts(db: Db, v: CdrViewer, callId: string, only: Partial<CdrFilter> = {}) {
   const fields = await visibleFields(db, v);
   const { select, joins } = selectList(fields);
-  const conds = [sql`k.call_id = ${callId}`, ...conditions(v, {})];
+  const conds = [sql`k.call_id = ${callId}`, ...conditions(v, only)];
   const res = await sql<RawRow>`SELECT ${select} FROM cdr_keys k
     JOIN cdrs c ON c.cdr_id = k.cdr_id AND c.start_time = k.start_time ${joins}
     WHERE ${sql.join(conds, sql` AND `)} ORDER BY k.attempt`.execute(db);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { api, message, MESSAGE_KEYS, type CdrIn, type MessageKey } from '@tandem/contract';
+import { api, message, MESSAGE_KEYS, type CdrIn, type Language, type MessageKey } from '@tandem/contract';
 import { readCsv } from '../rates/import/read-rows';
 import type { CdrChunk } from './ingest';
 
@@ -78,10 +78,10 @@ async function* records(path: string, kind: CdrFileKind): AsyncGenerator<FileRec
       try {
         fields = JSON.parse(text);
       } catch {
-        throw new CdrFileError([`line ${line}: not a JSON object`]);
+        throw CdrFileError.of([{ line, field: 'CDR', key: 'cdrFileNotJson', params: [] }]);
       }
       if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
-        throw new CdrFileError([`line ${line}: not a JSON object`]);
+        throw CdrFileError.of([{ line, field: 'CDR', key: 'cdrFileNotJson', params: [] }]);
       yield { line, text, fields: fields as Record<string, unknown> };
     }
     return;
@@ -95,8 +95,8 @@ async function* records(path: string, kind: CdrFileKind): AsyncGenerator<FileRec
         header = cells.map((c) => c.trim());
         const unknown = header.filter((h) => !KNOWN_FIELDS.has(h));
         if (unknown.length)
-          throw new CdrFileError([
-            `line 1: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
+          throw CdrFileError.of([
+            { line: 1, field: unknown[0]!, key: 'cdrFileUnknownColumns', params: [unknown.join(', ')] },
           ]);
         continue;
       }
@@ -113,21 +113,45 @@ async function* records(path: string, kind: CdrFileKind): AsyncGenerator<FileRec
   }
 }
 
+/** One problem of a file: the row (1-based line or CSV row, the header being row 1), the field, why. */
+export interface CdrFileProblem {
+  readonly line: number;
+  readonly field: string;
+  /** A message key of the contract's catalogue, with its parameters. */
+  readonly key: MessageKey;
+  readonly params: readonly (string | number)[];
+}
+
+/** A problem as one line of text in `lang`: "line 17, end_time: end_time is before the start time". */
+export const problemText = (p: CdrFileProblem, lang: Language = 'en') =>
+  p.key === 'cdrFileEmpty'
+    ? message(p.key, lang, p.params)
+    : message('cdrFileProblem', lang, [p.line, p.field, message(p.key, lang, p.params)]);
+
 /** The file could not be imported; nothing was stored. Lists the first problems found. */
 export class CdrFileError extends Error {
-  constructor(readonly problems: string[]) {
+  /** The problems as English text (the CLI's output). */
+  readonly problems: string[];
+  constructor(readonly details: readonly CdrFileProblem[]) {
+    const problems = details.map((d) => problemText(d));
     super(problems.join('\n'));
+    this.problems = problems;
+  }
+  static of(details: readonly CdrFileProblem[]): CdrFileError {
+    return new CdrFileError(details);
   }
 }
 
 const MAX_PROBLEMS = 20;
 
-function problemsOf(line: number, error: { issues: { path: PropertyKey[]; message: string }[] }): string[] {
+function problemsOf(
+  line: number,
+  error: { issues: { path: PropertyKey[]; message: string }[] },
+): CdrFileProblem[] {
   return error.issues.map((i) => {
     const field = i.path.map(String).join('.') || 'CDR';
-    const key = i.message;
-    const text = (MESSAGE_KEYS as string[]).includes(key) ? message(key as MessageKey, 'en', [field]) : key;
-    return `line ${line}, ${field}: ${text}`;
+    const key = (MESSAGE_KEYS as string[]).includes(i.message) ? (i.message as MessageKey) : 'invalidValue';
+    return { line, field, key, params: [field] };
   });
 }
 
@@ -137,7 +161,7 @@ function problemsOf(line: number, error: { issues: { path: PropertyKey[]; messag
  * file changes nothing.
  */
 export async function checkCdrFile(path: string, kind: CdrFileKind): Promise<number> {
-  const problems: string[] = [];
+  const problems: CdrFileProblem[] = [];
   let n = 0;
   for await (const r of records(path, kind)) {
     n++;
@@ -148,7 +172,7 @@ export async function checkCdrFile(path: string, kind: CdrFileKind): Promise<num
     }
   }
   if (problems.length) throw new CdrFileError(problems.slice(0, MAX_PROBLEMS));
-  if (n === 0) throw new CdrFileError(['the file holds no CDR']);
+  if (n === 0) throw CdrFileError.of([{ line: 1, field: 'file', key: 'cdrFileEmpty', params: [] }]);
   return n;
 }
 

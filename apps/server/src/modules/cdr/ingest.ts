@@ -13,6 +13,8 @@ import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../http/errors';
 import { ErrorCode } from '@tandem/contract';
+import { arrayLiteral, arrayLiterals, type ArrayItem } from '../../db/arrays';
+import { mapInSlices } from '../../event-loop';
 import type { Services } from '../../services';
 import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
@@ -102,7 +104,8 @@ export class CdrIngest {
       charges: await this.shortCallCharges(),
     };
     const starts = cdrs.map((c) => Date.parse(c.start_time));
-    const ratings = cdrs.map((c, i) =>
+    // Rated in slices: a batch of 10,000 never holds the route API (issue 16).
+    const ratings = await mapInSlices(cdrs, (c, i) =>
       rateCdr(
         snapshot,
         {
@@ -151,8 +154,9 @@ export class CdrIngest {
     const order = cdrs.map((_, i) => i).sort((a, b) => compareKey(cdrs[a]!, cdrs[b]!));
     const keys = await sql<{ call_id: string; attempt: number; cdr_id: number }>`
       INSERT INTO cdr_keys (call_id, attempt, start_time)
-      SELECT * FROM unnest(${order.map((i) => cdrs[i]!.call_id)}::text[], ${order.map((i) => cdrs[i]!.attempt)}::int2[],
-        ${order.map((i) => cdrs[i]!.start_time)}::timestamptz[])
+      SELECT * FROM unnest(${arrayLiteral(order.map((i) => cdrs[i]!.call_id))}::text[],
+        ${arrayLiteral(order.map((i) => cdrs[i]!.attempt))}::int2[],
+        ${arrayLiteral(order.map((i) => cdrs[i]!.start_time))}::timestamptz[])
       ON CONFLICT (call_id, attempt) DO NOTHING RETURNING call_id, attempt, cdr_id`.execute(trx);
     const ids = new Map(keys.rows.map((k) => [`${k.attempt}\u0000${k.call_id}`, k.cdr_id]));
     const stored: number[] = [];
@@ -393,8 +397,8 @@ async function insertCdrs(
   cdrIds: readonly number[],
 ): Promise<void> {
   const n = stored.length;
-  const cols = {} as Record<Column, unknown[]>;
-  for (const [c] of COLUMNS) cols[c] = new Array<unknown>(n);
+  const cols = {} as Record<Column, ArrayItem[]>;
+  for (const [c] of COLUMNS) cols[c] = new Array<ArrayItem>(n);
   for (let j = 0; j < n; j++) {
     const i = stored[j]!;
     const c = cdrs[i]!;
@@ -451,8 +455,11 @@ async function insertCdrs(
     cols.profit[j] = m6(r.profit);
     cols.unpriced_reason[j] = r.unpriced;
   }
+  // The arrays go as text literals built column by column between yields (the driver would build
+  // all half a million values in one go).
+  const text = await arrayLiterals(cols);
   await sql`INSERT INTO cdrs (${sql.join(COLUMNS.map(([c]) => sql.ref(c)))})
-    SELECT * FROM unnest(${sql.join(COLUMNS.map(([c, t]) => sql`${cols[c]}::${sql.raw(t)}[]`))})`.execute(
+    SELECT * FROM unnest(${sql.join(COLUMNS.map(([c, t]) => sql`${text[c]}::${sql.raw(t)}[]`))})`.execute(
     trx,
   );
 }

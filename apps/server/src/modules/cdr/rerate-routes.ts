@@ -1,5 +1,6 @@
 import { api, type RerateFigures, type RerateFilter, type RerateRun } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
+import { newestFirst } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { invalidField, notFound, ruleBroken } from '../../http/errors';
 import { implement } from '../../http/register';
@@ -116,7 +117,7 @@ export function registerRerate(app: FastifyInstance, s: Services, path: CallPath
     const total = await qb.select((e) => e.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     const rows = await qb
       .selectAll()
-      .orderBy('run_id', q.order_by ? q.order_dir : 'desc')
+      .orderBy('run_id', newestFirst(q).order_dir)
       .limit(q.per_page)
       .offset(q.page * q.per_page)
       .execute();

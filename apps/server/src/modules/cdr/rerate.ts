@@ -11,7 +11,9 @@ import {
   type RoutingSnapshot,
 } from '@tandem/domain';
 import { sql, type RawBuilder } from 'kysely';
+import { arrayLiteral, type ArrayItem } from '../../db/arrays';
 import type { Db } from '../../db/connection';
+import { mapInSlices, yieldToLoop } from '../../event-loop';
 import type { Services } from '../../services';
 import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
@@ -348,8 +350,6 @@ async function countMatched(db: Db, f: RerateFilter): Promise<number> {
   return Number(r.rows[0]?.n ?? 0);
 }
 
-const yieldLoop = () => new Promise<void>((r) => setImmediate(r));
-
 /** Rates a chunk's CDRs, yielding the event loop every 1,000 CDRs. */
 async function rateAll(
   snapshot: RoutingSnapshot,
@@ -358,28 +358,22 @@ async function rateAll(
   rows: readonly StoredCdr[],
 ): Promise<CdrRating[]> {
   const tables = { ingress: f.ingress_rate_table_id, egress: f.egress_rate_table_id };
-  const out: CdrRating[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0 && i % 1000 === 0) await yieldLoop();
-    const c = rows[i]!;
-    out.push(
-      rateCdr(
-        snapshot,
-        {
-          ingress_trunk_id: c.ingress_trunk_id,
-          egress_trunk_id: c.egress_trunk_id,
-          ani: c.ani,
-          dnis: c.dnis,
-          lrn: c.lrn,
-          start_ms: c.start_ms,
-          duration: c.call_duration,
-        },
-        short,
-        tables,
-      ),
-    );
-  }
-  return out;
+  return mapInSlices(rows, (c) =>
+    rateCdr(
+      snapshot,
+      {
+        ingress_trunk_id: c.ingress_trunk_id,
+        egress_trunk_id: c.egress_trunk_id,
+        ani: c.ani,
+        dnis: c.dnis,
+        lrn: c.lrn,
+        start_ms: c.start_ms,
+        duration: c.call_duration,
+      },
+      short,
+      tables,
+    ),
+  );
 }
 
 async function preview(
@@ -414,7 +408,7 @@ async function preview(
     await db.updateTable('rerate_runs').set({ processed }).where('run_id', '=', runId).execute();
     await progress?.(processed, matched);
     if (rows.length < size) break;
-    await yieldLoop();
+    await yieldToLoop();
   }
   await db
     .updateTable('rerate_runs')
@@ -491,7 +485,7 @@ async function apply(
     result = done.json;
     await progress?.(done.json.cdrs, at.matched);
     if (done.rows < size) break;
-    await yieldLoop();
+    await yieldToLoop();
   }
   await s.db
     .updateTable('rerate_runs')
@@ -515,7 +509,8 @@ async function summaryRows(
     SELECT start_time, answer_time, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id,
       egress_code, term_country, release_cause, q850_cause, release_side, call_duration, pdd,
       ingress_billed_time, egress_billed_time, ingress_client_cost::text AS ingress_client_cost,
-      short_call_charge::text AS short_call_charge, egress_cost::text AS egress_cost, unpriced_reason
+      short_call_charge::text AS short_call_charge, egress_cost::text AS egress_cost, unpriced_reason,
+      source_ip, egress_host
     FROM cdrs WHERE cdr_id = ANY(${ids}::int8[])`.execute(trx);
   return r.rows;
 }
@@ -531,7 +526,8 @@ async function rewriteCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRati
 }
 
 async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {
-  const col = <T>(f: (c: StoredCdr, r: CdrRating) => T) => list.map(([c, r]) => f(c, r));
+  // Each column as an array literal (db/arrays.ts): cheaper than the driver's own serialising.
+  const col = (f: (c: StoredCdr, r: CdrRating) => ArrayItem) => arrayLiteral(list.map(([c, r]) => f(c, r)));
   const mm = (v: Micros | null) => (v === null ? null : m6(v));
   await sql`
     UPDATE cdrs SET ingress_client_id = v.ic, egress_client_id = v.ec, routing_dnis = v.rd,

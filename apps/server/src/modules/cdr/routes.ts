@@ -7,6 +7,7 @@ import { CdrIngest } from './ingest';
 import { BalancePoller } from './balance-poller';
 import { schedulePartitionMaintenance } from './partition-job';
 import { registerRerate } from './rerate-routes';
+import { registerCdrUpload } from './upload-routes';
 
 /**
  * cdr (issue 10): the money path. CDR ingest from the switch (POST /switch/cdr), rating of both
@@ -14,6 +15,7 @@ import { registerRerate } from './rerate-routes';
  */
 export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): CdrIngest {
   const ingest = new CdrIngest(s, path.engine, path.live);
+  ingest.onCommitted(() => path.qos.cdrsStored());
   const poller = new BalancePoller(s, path.live);
   schedulePartitionMaintenance(s, ingest.partitions);
   app.addHook('onReady', async () => poller.start());
@@ -24,5 +26,6 @@ export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): 
   implement(app, s, api.cdr.switchCdr, async (ctx) =>
     ingest.ingest(ctx.body.batch_id, ctx.body.cdrs, 'switch'),
   );
+  registerCdrUpload(app, s, ingest);
   return ingest;
 }

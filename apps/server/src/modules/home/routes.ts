@@ -86,12 +86,13 @@ export function registerHome(app: FastifyInstance, s: Services): void {
         'due_date',
         'currency',
         'status',
-        sql<boolean>`paid_amount >= amount`.as('paid'),
+        sql<boolean>`(pay_status = 'paid' OR paid_amount >= amount)`.as('paid'),
       ])
       .where('client_id', '=', actorOf(ctx).clientId ?? -1)
       .where('status', '=', 'normal');
-    if (ctx.query.paid === true) qb = qb.where(sql<boolean>`paid_amount >= amount`);
-    if (ctx.query.paid === false) qb = qb.where(sql<boolean>`paid_amount < amount`);
+    if (ctx.query.paid === true) qb = qb.where(sql<boolean>`(pay_status = 'paid' OR paid_amount >= amount)`);
+    if (ctx.query.paid === false)
+      qb = qb.where(sql<boolean>`NOT (pay_status = 'paid' OR paid_amount >= amount)`);
     const page = await pageOf(
       qb,
       ctx.query,

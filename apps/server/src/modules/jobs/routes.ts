@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { api } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
-import { likeContains, pageOf, withinTime, withIsoTimes } from '../../db/paging';
+import { likeContains, pageOf, withinTime, withIsoTimes, newestFirst } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { notFound, ruleBroken } from '../../http/errors';
 import { implement } from '../../http/register';
@@ -40,7 +40,7 @@ export function registerJobs(app: FastifyInstance, s: Services): void {
     qb = withinTime(qb, 'created_at', q.created_from, q.created_to);
     const page = await pageOf(
       qb,
-      { ...q, order_dir: q.order_by ? q.order_dir : 'desc' },
+      newestFirst(q),
       { created_at: 'created_at', kind: 'kind', status: 'status', finished_at: 'finished_at' },
       'created_at',
       'id',
@@ -96,7 +96,7 @@ export function registerJobs(app: FastifyInstance, s: Services): void {
   });
 
   implement(app, s, api.jobs.startExport, async (ctx) => {
-    const r = await s.exports.start(ctx.body.kind, ctx.body.filter, actorOf(ctx));
+    const r = await s.exports.start(ctx.body.kind, ctx.body.filter, actorOf(ctx), ctx.lang, ctx.body.format);
     return { object_id: r.exportId, job_id: r.jobId };
   });
 
@@ -111,10 +111,16 @@ export function registerJobs(app: FastifyInstance, s: Services): void {
       .executeTakeFirst();
     // Only the user who started it: anyone else is told there is no such export.
     if (!e || e.user_id !== actor.user.user_id) throw notFound();
-    const file = s.exports.filePath(ctx.params.id);
+    const xlsx = e.path?.endsWith('.xlsx') ?? false;
+    const file = s.exports.filePath(ctx.params.id, xlsx ? 'xlsx' : 'csv');
     if (e.status !== 'finished' || !e.path || !fs.existsSync(file)) throw ruleBroken('exportNotReady');
     ctx.reply
-      .header('content-type', 'text/csv; charset=utf-8')
+      .header(
+        'content-type',
+        xlsx
+          ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+          : 'text/csv; charset=utf-8',
+      )
       .header('content-disposition', `attachment; filename="${e.file_name}"`)
       .send(fs.createReadStream(file));
   });

@@ -27,7 +27,18 @@ export class AuditLog {
   }
 }
 
-const SECRET_FIELDS = new Set(['password_hash', 'passwd', 'password', 'data', 'token_hash']);
+const SECRET_FIELDS = new Set([
+  'password_hash',
+  'passwd',
+  'password',
+  'data',
+  'token_hash',
+  'password_enc',
+  'secret_enc',
+  'webhook_secret_enc',
+  'secret_key',
+  'webhook_secret',
+]);
 function redact(v: unknown): unknown {
   if (v === null || typeof v !== 'object' || v instanceof Date) return v;
   if (Array.isArray(v)) return v.map(redact);

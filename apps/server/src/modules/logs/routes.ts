@@ -2,7 +2,7 @@ import { api } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import { likeContains, pageOf, withinTime, withIsoTimes } from '../../db/paging';
+import { likeContains, pageOf, withinTime, withIsoTimes, newestFirst } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
@@ -18,7 +18,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
     if (ctx.query.result) qb = qb.where('result', '=', ctx.query.result);
     const page = await pageOf(
       qb,
-      { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' },
+      newestFirst(ctx.query),
       { created_at: 'created_at', name: 'name', result: 'result', ip: 'ip' },
       'created_at',
       'id',
@@ -47,7 +47,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
     if (ctx.query.entity_id) qb = qb.where('entity_id', '=', ctx.query.entity_id);
     const page = await pageOf(
       qb,
-      { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' },
+      newestFirst(ctx.query),
       { created_at: 'created_at', entity: 'entity', user_name: 'user_name' },
       'created_at',
       'id',
@@ -90,7 +90,7 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
     qb = withinTime(qb, 'e.created_at', ctx.query.upload_time_from, ctx.query.upload_time_to);
     const page = await pageOf(
       qb,
-      { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' },
+      newestFirst(ctx.query),
       { created_at: 'e.created_at', entity: 'e.entity' },
       'created_at',
       'e.id',

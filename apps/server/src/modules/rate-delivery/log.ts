@@ -1,7 +1,7 @@
 import { api, type ListQuery } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { likeContains, pageOf, withinTime, withIsoTimes } from '../../db/paging';
+import { likeContains, pageOf, withinTime, withIsoTimes, newestFirst } from '../../db/paging';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import { rateTableInfo } from '../rates/rate-query';
@@ -52,7 +52,7 @@ async function deliveryPage(s: Services, q: LogFilters) {
   if (q.email) qb = qb.where(sql.ref('d.email'), 'ilike', likeContains(q.email));
   const page = await pageOf(
     qb,
-    { ...q, order_dir: q.order_by ? q.order_dir : 'desc' },
+    newestFirst(q),
     {
       created_at: 'd.created_at',
       carrier_name: 'd.carrier_name',

@@ -1,7 +1,7 @@
 import { api, csvCell, type Language } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connection';
-import { pageOf, withIsoTimes } from '../../db/paging';
+import { pageOf, withIsoTimes, newestFirst } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { notFound } from '../../http/errors';
 import { localize } from '../../http/localize';
@@ -63,7 +63,7 @@ export function registerHistory(app: FastifyInstance, s: Services): void {
     if (ctx.query.status) qb = qb.where('h.status', '=', ctx.query.status);
     const page = await pageOf(
       qb,
-      { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' },
+      newestFirst(ctx.query),
       {
         id: 'h.id',
         start_time: 'h.start_time',

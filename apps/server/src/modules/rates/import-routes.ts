@@ -3,7 +3,7 @@ import { type RateImportTask } from './contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
-import { pageOf } from '../../db/paging';
+import { pageOf, newestFirst } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { notFound } from '../../http/errors';
 import { localize } from '../../http/localize';
@@ -111,7 +111,7 @@ export function registerRateImport(app: FastifyInstance, s: Services): void {
     if (to && !Number.isNaN(to.getTime())) qb = qb.where('k.created_at', '<', to);
     const page = await pageOf(
       qb,
-      { ...q, order_dir: q.order_by ? q.order_dir : 'desc' },
+      newestFirst(q),
       { created_at: 'k.created_at', status: 'k.status', file_name: 'k.file_name', rate_table_name: 't.name' },
       'created_at',
       'k.id',

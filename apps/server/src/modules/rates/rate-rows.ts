@@ -1,5 +1,5 @@
-import { api, ErrorCode } from '@tandem/contract';
-import { rateRowIssues } from './contract';
+import { api, ErrorCode, type ListQuery } from '@tandem/contract';
+import { rateRowIssues, type RateFilters } from './contract';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connection';
 import { pageOf } from '../../db/paging';
@@ -67,22 +67,25 @@ function rounded<T extends Record<string, unknown>>(body: T, dp: number): T {
   return out as T;
 }
 
+/** One page of a rate table's rates (the rate editing page, and the agent portal's View Rates). */
+export async function ratePage(db: Db, tableId: number, q: ListQuery & RateFilters) {
+  const t = await rateTableInfo(db, tableId);
+  const qb = db
+    .selectFrom('rates as r')
+    .select(RATE_SELECT)
+    .select(rateState.as('state'))
+    .where(rateCondition(t.rate_table_id, q));
+  const page = await pageOf(qb, q, SORTABLE, 'code', 'r.rate_id');
+  return {
+    items: page.items.map((r) => toRateRow(r as StoredRate, t.decimal_places)),
+    total: page.total,
+    decimal_places: t.decimal_places,
+  };
+}
+
 /** The rate editing page: list with server paging and filters, add, change, end-date and delete rows. */
 export function registerRateRows(app: FastifyInstance, s: Services): void {
-  implement(app, s, api.rates.listRates, async (ctx) => {
-    const t = await rateTableInfo(s.db, ctx.params.id);
-    const qb = s.db
-      .selectFrom('rates as r')
-      .select(RATE_SELECT)
-      .select(rateState.as('state'))
-      .where(rateCondition(t.rate_table_id, ctx.query));
-    const page = await pageOf(qb, ctx.query, SORTABLE, 'code', 'r.rate_id');
-    return {
-      items: page.items.map((r) => toRateRow(r as StoredRate, t.decimal_places)),
-      total: page.total,
-      decimal_places: t.decimal_places,
-    };
-  });
+  implement(app, s, api.rates.listRates, (ctx) => ratePage(s.db, ctx.params.id, ctx.query));
 
   implement(app, s, api.rates.createRate, async (ctx) => {
     checkIssues(ctx.body);

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection';
-import { pageOf } from '../../db/paging';
+import { pageOf, newestFirst } from '../../db/paging';
 import { actorOf } from '../../http/context';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
@@ -210,7 +210,7 @@ export function registerRateTools(app: FastifyInstance, s: Services): void {
     if (ctx.query.rate_table_id) qb = qb.where('rate_table_id', '=', ctx.query.rate_table_id);
     const page = await pageOf(
       qb,
-      { ...ctx.query, order_dir: ctx.query.order_by ? ctx.query.order_dir : 'desc' },
+      newestFirst(ctx.query),
       { created_at: 'created_at', rate_table_name: 'rate_table_name', affected_rows: 'affected_rows' },
       'created_at',
       'id',

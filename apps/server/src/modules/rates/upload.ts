@@ -9,12 +9,19 @@ import { AppError, invalidField } from '../../http/errors';
 import type { Services } from '../../services';
 import { fileKindOf, type FileKind } from './import/read-rows';
 
-export interface ReceivedFile<O> {
+export interface ReceivedFile<O, K extends string = FileKind> {
   options: O;
   filePath: string;
   fileName: string;
-  kind: FileKind;
+  kind: K;
   size: number;
+}
+
+/** What an upload accepts and where it keeps the file (default: rate files, CSV or XLSX, in importDir). */
+export interface UploadKinds<K extends string> {
+  /** The file's kind from its name and first bytes, or null when the type is not accepted. */
+  kindOf: (fileName: string, head: Buffer) => K | null;
+  dir?: string;
 }
 
 /** Where uploads wait for their import job (under DATA_DIR). */
@@ -25,11 +32,12 @@ export const importDir = (s: Services) => path.join(s.config.dataDir, 'tmp', 'im
  * checked with the contract's schema, the file is streamed to a temporary file (never held in
  * memory) and must be CSV or XLSX.
  */
-export async function receiveUpload<S extends z.ZodType>(
+export async function receiveUpload<S extends z.ZodType, K extends string = FileKind>(
   s: Services,
   ctx: Ctx<unknown, unknown, unknown>,
   schema: S,
-): Promise<ReceivedFile<z.output<S>>> {
+  kinds: UploadKinds<K> = { kindOf: fileKindOf as (n: string, h: Buffer) => K | null },
+): Promise<ReceivedFile<z.output<S>, K>> {
   const part = await ctx.req.file();
   if (!part) throw invalidField('file', 'required', ['file']);
   const fields: Record<string, string> = {};
@@ -47,7 +55,7 @@ export async function receiveUpload<S extends z.ZodType>(
     part.file.resume();
     throw invalidField(field, key, [field]);
   }
-  const dir = importDir(s);
+  const dir = kinds.dir ?? importDir(s);
   fs.mkdirSync(dir, { recursive: true });
   const filePath = path.join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}`);
   await pipeline(part.file, fs.createWriteStream(filePath));
@@ -66,7 +74,7 @@ export async function receiveUpload<S extends z.ZodType>(
   const fd = fs.openSync(filePath, 'r');
   fs.readSync(fd, head, 0, head.length, 0);
   fs.closeSync(fd);
-  const kind = fileKindOf(part.filename, head);
+  const kind = kinds.kindOf(part.filename, head);
   if (!kind) {
     cleanup();
     throw invalidField('file', 'fileTypeNotAllowed');

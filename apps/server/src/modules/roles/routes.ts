@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { likeContains, pageOf } from '../../db/paging';
-import { actorOf, type Actor } from '../../http/context';
+import { actorOf, enrolmentPending, type Actor } from '../../http/context';
 import { duplicate, forbidden, invalidField, notFound, ruleBroken } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
@@ -19,7 +19,7 @@ const KNOWN_GROUPS = new Set(MENU_MODULES.map((m) => m.id));
 async function roleDetail(db: Db, roleId: number) {
   const role = await db
     .selectFrom('roles')
-    .select(['role_id', 'role_name'])
+    .select(['role_id', 'role_name', 'require_2fa'])
     .where('role_id', '=', roleId)
     .executeTakeFirst();
   if (!role) throw notFound();
@@ -49,6 +49,7 @@ async function roleDetail(db: Db, roleId: number) {
   return {
     role_id: role.role_id,
     role_name: role.role_name,
+    require_2fa: role.require_2fa,
     usage_count: Number(usage.n),
     group_privilegies: groups.map((g) => ({ id: g.id, name: g.name, readable: Boolean(g.readable) })),
     role_ui_privilegies: menus.map((m) => ({
@@ -97,10 +98,11 @@ async function nameTaken(db: Db, name: string, exceptId?: number) {
   return Boolean(await q.executeTakeFirst());
 }
 
+/** The own role always (the frame reads it); any role with roles read, once two-factor enrolment is done. */
 function canReadRole(actor: Actor, roleId: number): boolean {
   return (
     actor.user.role_id === roleId ||
-    (actor.type === 'admin' && allows(actor.grants, api.role.ROLES_FUNC, 'read'))
+    (actor.type === 'admin' && !enrolmentPending(actor) && allows(actor.grants, api.role.ROLES_FUNC, 'read'))
   );
 }
 
@@ -116,6 +118,7 @@ export function registerRoles(app: FastifyInstance, s: Services): void {
       .select([
         'r.role_id',
         'r.role_name',
+        'r.require_2fa',
         'r.updated_at',
         sql<number>`(select count(*) from users u where u.role_id = r.role_id)`.as('usage_count'),
       ]);
@@ -126,6 +129,7 @@ export function registerRoles(app: FastifyInstance, s: Services): void {
       {
         role_name: 'r.role_name',
         role_id: 'r.role_id',
+        require_2fa: 'r.require_2fa',
         updated_at: 'r.updated_at',
         usage_count: 'usage_count',
       },
@@ -148,7 +152,11 @@ export function registerRoles(app: FastifyInstance, s: Services): void {
       if (await nameTaken(trx, ctx.body.role_name)) throw duplicate('role_name', 'Role', ctx.body.role_name);
       const r = await trx
         .insertInto('roles')
-        .values({ role_name: ctx.body.role_name, updated_at: new Date() })
+        .values({
+          role_name: ctx.body.role_name,
+          require_2fa: ctx.body.require_2fa,
+          updated_at: new Date(),
+        })
         .returning('role_id')
         .executeTakeFirstOrThrow();
       await writePrivileges(trx, r.role_id, ctx.body);
@@ -166,7 +174,7 @@ export function registerRoles(app: FastifyInstance, s: Services): void {
         throw duplicate('role_name', 'Role', ctx.body.role_name);
       await trx
         .updateTable('roles')
-        .set({ role_name: ctx.body.role_name, updated_at: new Date() })
+        .set({ role_name: ctx.body.role_name, require_2fa: ctx.body.require_2fa, updated_at: new Date() })
         .where('role_id', '=', ctx.params.id)
         .execute();
       await writePrivileges(trx, ctx.params.id, ctx.body);
@@ -178,6 +186,7 @@ export function registerRoles(app: FastifyInstance, s: Services): void {
         'update',
         {
           role_name: before.role_name,
+          require_2fa: before.require_2fa,
           group_privilegies: before.group_privilegies,
           role_privilegies: before.role_privilegies,
         },

@@ -1,7 +1,7 @@
 import { api } from '@tandem/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { implementCrud } from '../../http/crud';
+import { implementCrud, type CrudTable } from '../../http/crud';
 import { duplicate, invalidField } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
@@ -18,12 +18,11 @@ export function splitCidr(ip: string): { ip: string; netmask: number } {
 }
 
 /**
- * Routing > Inbound Media IP Blocking and Routing > STIOCN Block List: plain lists with a form, a
- * CSV/XLSX upload, and (media IP) the list in force for the SIP proxy or media relay to poll.
+ * The inbound media IP block list as a plain resource: Routing > Inbound Media IP Blocking and
+ * Monitoring > Media IP Blocking serve the same table (each under its own permission).
  */
-export function registerBlockLists(app: FastifyInstance, s: Services): void {
-  // ---------------------------------------------------------------- inbound media IP blocking
-  implementCrud(app, s, x.mediaIpBlock, {
+export function mediaIpBlockTable(s: Services): CrudTable<typeof x.mediaIpBlock> {
+  return {
     table: 'inbound_media_ip_blocks',
     id: 'id',
     entity: 'inbound_media_ip_block',
@@ -54,9 +53,13 @@ export function registerBlockLists(app: FastifyInstance, s: Services): void {
       return out;
     },
     afterWrite: () => s.configChanged.notify(),
-  });
+  };
+}
 
-  implement(app, s, x.uploadMediaIpBlocks, async (ctx) =>
+/** The media IP list's CSV/XLSX upload (both screens). */
+export const uploadMediaIpBlocks =
+  (s: Services) =>
+  (ctx: unknown): ReturnType<typeof uploadBlockList> =>
     uploadBlockList(s, ctx as never, {
       entity: 'inbound_media_ip_block',
       columns: {
@@ -87,8 +90,17 @@ export function registerBlockLists(app: FastifyInstance, s: Services): void {
           .values(rows.map((r) => ({ ...r, created_by: user })))
           .execute();
       },
-    }),
-  );
+    });
+
+/**
+ * Routing > Inbound Media IP Blocking and Routing > STIOCN Block List: plain lists with a form, a
+ * CSV/XLSX upload, and (media IP) the list in force for the SIP proxy or media relay to poll.
+ */
+export function registerBlockLists(app: FastifyInstance, s: Services): void {
+  // ---------------------------------------------------------------- inbound media IP blocking
+  // (the same list is Monitoring > Media IP Blocking, under the monitoring permission)
+  implementCrud(app, s, x.mediaIpBlock, mediaIpBlockTable(s));
+  implement(app, s, x.uploadMediaIpBlocks, uploadMediaIpBlocks(s));
 
   implement(app, s, x.switchMediaIpBlocks, async () => {
     const rows = await s.db

@@ -1,4 +1,7 @@
-import type { RoutingDecision, RoutingSnapshot, RoutingState } from '@tandem/domain';
+import { MonitorState, type RoutingDecision, type RoutingSnapshot, type RoutingState } from '@tandem/domain';
+
+/** The switch's calls up per trunk (POST /switch/calls). */
+export type CallsReport = readonly { trunk_id: number; calls: number }[];
 
 /** A limited-credit call's hold on its customer's credit (credit.ts in the domain). */
 interface Hold {
@@ -11,8 +14,31 @@ interface Hold {
 const HOLD_MARGIN_S = 60;
 
 /**
+ * How long a routed call keeps counting as up when no calls-up report covers it (the reference
+ * Kamailio reports every second; a switch that never reports gets no lasting count from this).
+ */
+const ROUTED_SINCE_REPORT_TTL_MS = 3000;
+
+/** Route answer numbers (`seq`) run from 1 to this and wrap (a 32-bit integer in the switch). */
+const SEQ_MAX = 2_147_483_647;
+
+/** A routed call not yet covered by a calls-up report: what it adds to the counters. */
+interface Routed {
+  readonly seq: number;
+  readonly at: number;
+  readonly trunk: number;
+  readonly carrier: number;
+  /** The first route's trunk and carrier (0: none). */
+  readonly vendorTrunk: number;
+  readonly vendorCarrier: number;
+}
+
+/**
  * Live figures the route decisions read, in memory: calls up per trunk and carrier (reported by the
- * switch through POST /switch/calls), calls set up in the current second per trunk and carrier
+ * switch through POST /switch/calls, plus the calls routed that the report does not cover yet, so a
+ * burst between two reports cannot pass a call limit: each route answer has a number, `seq`, and the
+ * switch's report names the last one it counted; calls routed after it keep counting on top of the
+ * report, the others are in it), calls set up in the current second per trunk and carrier
  * (counted here from the routed answers: the ingress trunk and customer, and the first egress trunk
  * and its vendor), the round-robin cursors of static route items, the carriers' balances as the
  * ledger moved them (set after each CDR batch commits, and polled from the database), and what the
@@ -27,15 +53,34 @@ export class LiveState implements RoutingState {
   private readonly holds = new Map<string, Hold>();
   private holdSeq = 0;
   private nextSweep = 0;
+  /** Calls up: the switch's last report plus the routed calls it does not cover. */
   readonly trunk_calls = new Map<number, number>();
   readonly carrier_calls = new Map<number, number>();
+  private reportedTrunkCalls = new Map<number, number>();
+  private reportedCarrierCalls = new Map<number, number>();
+  /** When the switch last reported its calls up (epoch ms; null: not since start). */
+  reportedAt: number | null = null;
+  private readonly reportListeners: ((report: CallsReport, snapshot: RoutingSnapshot | null) => void)[] = [];
+  /** Routed calls no report covers yet, oldest first. */
+  private routed: Routed[] = [];
+  /** Where the live entries of `routed` start (the ones before it lapsed or were covered). */
+  private routedHead = 0;
+  /** The last route answer's number (starts anywhere, so a restarted server's numbers are new). */
+  private seq = 1 + Math.floor(Math.random() * 1_000_000_000);
+  private now = 0;
   readonly trunk_cps = new Map<number, number>();
   readonly carrier_cps = new Map<number, number>();
   readonly round_robin = new Map<string, number>();
+  /** Fraud and monitoring blocks and loop counters (monitoring module keeps them in step). */
+  readonly monitorState = new MonitorState();
+  /** What decide() reads: counts each routed call attempt for loop detection. */
+  readonly monitor = this.monitorState.guard();
   private second = 0;
 
   /** Starts a new CPS second when the clock moved on; call before each decision. */
   tick(nowMs: number): void {
+    this.now = nowMs;
+    this.lapseRouted(nowMs);
     const second = Math.floor(nowMs / 1000);
     if (second !== this.second) {
       this.second = second;
@@ -61,7 +106,7 @@ export class LiveState implements RoutingState {
     }
     const key = callId ? callId : `#${++this.holdSeq}`;
     if (callId) this.release(callId);
-    const carrier_id = d.ingress.carrier_id;
+    const carrier_id = d.hold_carrier_id ?? d.ingress.carrier_id;
     this.holds.set(key, { carrier_id, amount, expires: nowMs + (seconds + longest) * 1000 });
     this.held.set(carrier_id, (this.held.get(carrier_id) ?? 0n) + amount);
   }
@@ -119,9 +164,12 @@ export class LiveState implements RoutingState {
     else this.held.delete(h.carrier_id);
   }
 
-  /** Counts a routed call in the CPS counters. */
-  count(d: RoutingDecision): void {
-    if (d.result !== 'route' || d.ingress === null) return;
+  /**
+   * Counts a routed call in the CPS counters and, until a calls-up report covers it, in the calls
+   * up; returns its number (`seq` of the answer), null when nothing was counted.
+   */
+  count(d: RoutingDecision): number | null {
+    if (d.result !== 'route' || d.ingress === null) return null;
     bump(this.trunk_cps, d.ingress.trunk_id);
     bump(this.carrier_cps, d.ingress.carrier_id);
     const first = d.routes[0];
@@ -129,17 +177,95 @@ export class LiveState implements RoutingState {
       bump(this.trunk_cps, first.trunk_id);
       bump(this.carrier_cps, first.carrier_id);
     }
+    this.seq = this.seq >= SEQ_MAX ? 1 : this.seq + 1;
+    const r: Routed = {
+      seq: this.seq,
+      at: this.now,
+      trunk: d.ingress.trunk_id,
+      carrier: d.ingress.carrier_id,
+      vendorTrunk: first ? first.trunk_id : 0,
+      vendorCarrier: first ? first.carrier_id : 0,
+    };
+    this.routed.push(r);
+    this.add(r, 1);
+    return r.seq;
   }
 
-  /** Replaces the calls-up counters with the switch's report (carriers summed from their trunks). */
-  setCalls(report: readonly { trunk_id: number; calls: number }[], snapshot: RoutingSnapshot | null): void {
+  /** Hears each calls-up report of the switch after it is applied (statistics keep its peaks). */
+  onCallsReport(l: (report: CallsReport, snapshot: RoutingSnapshot | null) => void): void {
+    this.reportListeners.push(l);
+  }
+
+  /**
+   * Replaces the calls-up counters with the switch's report (carriers summed from their trunks).
+   * `seq`: the last route answer the report counts; the routed calls up to it are in the report,
+   * the ones after it stay on top of it. A number not waiting here (already covered by an earlier
+   * report, or from before this server started) covers none. Without a number the report covers
+   * every call routed before it.
+   */
+  setCalls(
+    report: CallsReport,
+    snapshot: RoutingSnapshot | null,
+    seq?: number | null,
+    nowMs = Date.now(),
+  ): void {
+    const trunks = new Map<number, number>();
+    const carriers = new Map<number, number>();
+    for (const { trunk_id, calls } of report) {
+      trunks.set(trunk_id, calls);
+      const carrier = snapshot?.trunks.get(trunk_id)?.carrier_id;
+      if (carrier !== undefined) carriers.set(carrier, (carriers.get(carrier) ?? 0) + calls);
+    }
+    this.reportedTrunkCalls = trunks;
+    this.reportedCarrierCalls = carriers;
+    if (seq === undefined || seq === null) {
+      this.routedHead = this.routed.length;
+    } else {
+      for (let i = this.routedHead; i < this.routed.length; i++)
+        if (this.routed[i]!.seq === seq) {
+          this.routedHead = i + 1;
+          break;
+        }
+    }
+    this.recount();
+    this.reportedAt = nowMs;
+    for (const l of this.reportListeners) l(report, snapshot);
+  }
+
+  /** Routed calls no report covered within the TTL stop counting (a switch that does not report). */
+  private lapseRouted(nowMs: number): void {
+    const list = this.routed;
+    let i = this.routedHead;
+    while (i < list.length && nowMs - list[i]!.at > ROUTED_SINCE_REPORT_TTL_MS) this.add(list[i++]!, -1);
+    this.routedHead = i;
+    if (i === list.length) {
+      if (i > 0) this.routed = [];
+      this.routedHead = 0;
+    } else if (i > 1024 && i * 2 > list.length) {
+      this.routed = list.slice(i);
+      this.routedHead = 0;
+    }
+  }
+
+  /** The calls up again: the last report plus the routed calls it does not cover. */
+  private recount(): void {
     this.trunk_calls.clear();
     this.carrier_calls.clear();
-    for (const { trunk_id, calls } of report) {
-      this.trunk_calls.set(trunk_id, calls);
-      const carrier = snapshot?.trunks.get(trunk_id)?.carrier_id;
-      if (carrier !== undefined)
-        this.carrier_calls.set(carrier, (this.carrier_calls.get(carrier) ?? 0) + calls);
+    for (const [k, v] of this.reportedTrunkCalls) this.trunk_calls.set(k, v);
+    for (const [k, v] of this.reportedCarrierCalls) this.carrier_calls.set(k, v);
+    if (this.routedHead > 0) {
+      this.routed = this.routed.slice(this.routedHead);
+      this.routedHead = 0;
+    }
+    for (const r of this.routed) this.add(r, 1);
+  }
+
+  private add(r: Routed, n: 1 | -1): void {
+    bump(this.trunk_calls, r.trunk, n);
+    bump(this.carrier_calls, r.carrier, n);
+    if (r.vendorTrunk !== 0) {
+      bump(this.trunk_calls, r.vendorTrunk, n);
+      bump(this.carrier_calls, r.vendorCarrier, n);
     }
   }
 
@@ -153,10 +279,13 @@ export class LiveState implements RoutingState {
       round_robin: new Map(this.round_robin),
       balances: new Map(this.balances),
       held: new Map(this.held),
+      monitor: this.monitorState.view(),
     };
   }
 }
 
-function bump(map: Map<number, number>, key: number): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
+function bump(map: Map<number, number>, key: number, n = 1): void {
+  const v = (map.get(key) ?? 0) + n;
+  if (v === 0 && n < 0) map.delete(key);
+  else map.set(key, v);
 }

@@ -8,6 +8,7 @@ import {
 } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import { yieldToLoop } from '../../event-loop';
 
 /**
  * The rate rows of every rate table, kept between snapshot builds so a rebuild reads only what
@@ -150,7 +151,6 @@ const INDEX_SLICE = 25_000;
  * a turn (a driver answering from memory, or data already buffered), so a long load would otherwise
  * hold every request.
  */
-export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const COLUMNS =
   sql.raw(`rate_id, rate_table_id, code, code_name, country, rate::text AS rate, intra_rate::text AS intra_rate,
   inter_rate::text AS inter_rate, ij_rate::text AS ij_rate, local_rate::text AS local_rate, min_time, "interval", grace_time,

@@ -6,7 +6,7 @@ import { registerDynamicRoutes } from './dynamic-routes';
 import { registerEngineRoutes } from './engine-routes';
 import { LiveState } from './live-state';
 import { registerPlans } from './plans';
-import { registerTrunkQos } from './qos';
+import { QosRefresher, registerTrunkQos } from './qos';
 import { registerRoutingSettings } from './settings-routes';
 import { SnapshotService } from './snapshot-service';
 import { registerStaticRoutes } from './static-routes';
@@ -23,6 +23,8 @@ import { registerRoutingWizard } from './wizard';
 export interface CallPath {
   readonly engine: SnapshotService;
   readonly live: LiveState;
+  /** The dynamic routes' ASR/ACD from the CDRs: told when CDRs are stored. */
+  readonly qos: QosRefresher;
 }
 
 export function registerRouting(app: FastifyInstance, s: Services): CallPath {
@@ -33,8 +35,15 @@ export function registerRouting(app: FastifyInstance, s: Services): CallPath {
       loaded.config.carriers.map((c) => ({ carrier_id: c.carrier_id, balance: toMicros(c.balance) })),
       startedAt,
     );
-  app.addHook('onReady', async () => engine.start());
-  app.addHook('onClose', async () => engine.stop());
+  const qos = new QosRefresher(s);
+  app.addHook('onReady', async () => {
+    engine.start();
+    qos.start();
+  });
+  app.addHook('onClose', async () => {
+    qos.stop();
+    engine.stop();
+  });
 
   registerPlans(app, s);
   registerStaticRoutes(app, s);
@@ -46,5 +55,5 @@ export function registerRouting(app: FastifyInstance, s: Services): CallPath {
   registerSwitchApi(app, s, engine, live);
   registerTrunkQos(app, s);
   registerRoutingTools(app, s, engine, live);
-  return { engine, live };
+  return { engine, live, qos };
 }

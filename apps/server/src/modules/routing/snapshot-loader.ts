@@ -17,11 +17,14 @@ import type {
   TrunkHostConfig,
   TrunkTimeoutsConfig,
 } from '@tandem/domain';
+import { zoneOffsetMinutes } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { SettingsService } from '../config/settings';
+import { loadDidConfig } from '../did/load';
 import { loadRoutingExtras } from '../routing-extras/load';
-import { RateCache, yieldToLoop, type RateLoad } from './rate-cache';
+import { yieldToLoop } from '../../event-loop';
+import { RateCache, type RateLoad } from './rate-cache';
 import { readDefaultFailover, readSystemRouting } from './routing-settings';
 
 /**
@@ -50,12 +53,6 @@ export interface LoadedConfig {
 }
 
 const nullable = (v: number | null | undefined): number | null => (v == null ? null : Number(v));
-
-function offsetMinutes(tz: string): number {
-  const m = /^([+-])(\d{2})(\d{2})$/.exec(tz);
-  if (!m) return 0;
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
-}
 
 export class ConfigLoader {
   readonly rates: RateCache;
@@ -100,6 +97,7 @@ export class ConfigLoader {
       failover,
       jurisdiction,
       extras,
+      did,
     ] = await Promise.all([
       db
         .selectFrom('carriers')
@@ -135,6 +133,7 @@ export class ConfigLoader {
           'digit_rules',
           'failover_rules',
           'timeouts',
+          'trunk_type2',
         ])
         .select(sql<string | null>`min_profitability::text`.as('min_profitability'))
         .execute(),
@@ -199,6 +198,7 @@ export class ConfigLoader {
       readDefaultFailover(this.settings, db),
       this.loadJurisdiction(),
       loadRoutingExtras(db),
+      loadDidConfig(db),
     ]);
 
     const rateTableIds = new Set(rateTables.map((t) => t.rate_table_id));
@@ -254,6 +254,7 @@ export class ConfigLoader {
         digit_map_id: extras.trunk_maps.get(t.trunk_id) ?? null,
         // The stored timeout settings tab (contract trunkTimeouts); the snapshot build checks the timers it reads.
         timeouts: (t.timeouts ?? null) as TrunkTimeoutsConfig | null,
+        did: t.trunk_type2 === 'did',
       };
     });
 
@@ -348,9 +349,10 @@ export class ConfigLoader {
       media_ip_blocks: extras.media_ip_blocks,
       ocn_blocks: extras.ocn_blocks,
       jurisdiction: jurisdiction,
+      did,
       settings: {
         default_ij_rule: system.default_us_ij_rule,
-        utc_offset_minutes: offsetMinutes(system.timezone),
+        utc_offset_minutes: zoneOffsetMinutes(system.timezone),
         default_failover_rules: failover,
         default_ring_timeout_s: system.default_ring_timeout_s,
         max_call_duration_s: system.max_call_duration_s,

@@ -8,6 +8,7 @@ import {
   type EngineConfig,
   type RoutingSnapshot,
 } from '@tandem/domain';
+import { yieldToLoop } from '../../event-loop';
 import type { Services } from '../../services';
 import { ConfigLoader, type LoadedConfig } from './snapshot-loader';
 import { readErrorResponses } from './routing-settings';
@@ -29,7 +30,6 @@ type EngineStatus = z.output<typeof api.routing.engineStatus>;
 
 /** Longest stretch of a full build between two turns of the event loop. */
 export const BUILD_SLICE_MS = 8;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class SnapshotService {
   private current: RoutingSnapshot | null = null;
@@ -161,7 +161,7 @@ export class SnapshotService {
       if (!patched) {
         const built = await runStepsSliced(buildSnapshotSteps(loaded.config), {
           sliceMs: BUILD_SLICE_MS,
-          pause: nextTurn,
+          pause: yieldToLoop,
           cancelled: () => this.stopped,
         });
         if (built === null) return;

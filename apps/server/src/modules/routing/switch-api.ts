@@ -6,7 +6,7 @@ import {
   INSTANT_MIN_MS,
   inInstantRange,
 } from '@tandem/contract';
-import { decide, type RoutingDecision, type TrunkHostConfig } from '@tandem/domain';
+import { decide, type FailoverTable, type RoutingDecision, type TrunkHostConfig } from '@tandem/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError, invalidField } from '../../http/errors';
@@ -69,16 +69,16 @@ export function registerSwitchApi(
         },
         live,
       );
-      live.count(d);
+      const seq = live.count(d);
       if (d.hold !== undefined) live.hold(d, b.call_id, now);
       return reply
         .header('content-type', 'application/json; charset=utf-8')
-        .send(answerJson(d, engine.errorResponses));
+        .send(answerJson(d, engine.errorResponses, seq));
     },
   });
 
   implement(app, s, api.routing.switchCalls, async (ctx) => {
-    live.setCalls(ctx.body.trunks, engine.snapshot);
+    live.setCalls(ctx.body.trunks, engine.snapshot, ctx.body.seq);
     return null;
   });
 }
@@ -225,8 +225,22 @@ function hostsJson(hosts: readonly TrunkHostConfig[]): string {
   return out;
 }
 
-/** The answer payload of a decision, with the reject code and clause of the global route error settings. */
-export function answerOf(d: RoutingDecision, errors: ErrorResponses): RouteAnswer {
+/** A failover table as JSON text, once per table (every route of a trunk shares its table). */
+const failoverJsonCache = new WeakMap<FailoverTable, string>();
+function failoverJson(table: FailoverTable): string {
+  let out = failoverJsonCache.get(table);
+  if (out === undefined) {
+    out = JSON.stringify(table);
+    failoverJsonCache.set(table, out);
+  }
+  return out;
+}
+
+/**
+ * The answer payload of a decision, with the reject code and clause of the global route error
+ * settings; `seq` the answer's number in the calls-up count (LiveState.count), null if none.
+ */
+export function answerOf(d: RoutingDecision, errors: ErrorResponses, seq: number | null = null): RouteAnswer {
   const configured = d.reject_reason === null ? undefined : errors.get(d.reject_reason);
   const i = d.ingress;
   return {
@@ -257,14 +271,16 @@ export function answerOf(d: RoutingDecision, errors: ErrorResponses): RouteAnswe
       ring_timeout_s: r.ring_timeout_s,
       pdd_timeout_ms: r.pdd_timeout_ms,
       max_duration_s: r.max_duration_s,
+      failover: r.failover,
     })),
+    seq,
   };
 }
 
 const str = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
 
 /** The envelope of answerOf(d) as JSON text, written directly (same fields, same order). */
-export function answerJson(d: RoutingDecision, errors: ErrorResponses): string {
+export function answerJson(d: RoutingDecision, errors: ErrorResponses, seq: number | null = null): string {
   const configured = d.reject_reason === null ? undefined : errors.get(d.reject_reason);
   const i = d.ingress;
   let out = `{"success":true,"payload":{"result":"${d.result}","reject_code":${configured?.code ?? d.reject_code ?? 'null'},"reject_reason":${str(configured?.clause || d.reject_reason)},"ingress":`;
@@ -277,7 +293,7 @@ export function answerJson(d: RoutingDecision, errors: ErrorResponses): string {
   for (let k = 0; k < routes.length; k++) {
     const r = routes[k]!;
     if (k > 0) out += ',';
-    out += `{"trunk_id":${r.trunk_id},"carrier_id":${r.carrier_id},"hosts":${hostsJson(r.hosts)},"dnis":${JSON.stringify(r.dnis)},"ani":${JSON.stringify(r.ani)},"rate":"${r.rate}","code":"${r.code}","profit":"${r.profit}","ring_timeout_s":${r.ring_timeout_s},"pdd_timeout_ms":${r.pdd_timeout_ms},"max_duration_s":${r.max_duration_s}}`;
+    out += `{"trunk_id":${r.trunk_id},"carrier_id":${r.carrier_id},"hosts":${hostsJson(r.hosts)},"dnis":${JSON.stringify(r.dnis)},"ani":${JSON.stringify(r.ani)},"rate":"${r.rate}","code":"${r.code}","profit":"${r.profit}","ring_timeout_s":${r.ring_timeout_s},"pdd_timeout_ms":${r.pdd_timeout_ms},"max_duration_s":${r.max_duration_s},"failover":${failoverJson(r.failover)}}`;
   }
-  return out + ']},"error":null,"errors":null}';
+  return out + `],"seq":${seq}},"error":null,"errors":null}`;
 }

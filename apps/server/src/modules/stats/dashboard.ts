@@ -1,23 +1,26 @@
 import { api, type GroupBy } from '@tandem/contract';
-import { asr } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
-import type { Actor } from '../../http/context';
 import {
   coverageOf,
+  figuresOf,
   groupedRows,
   offsetMinutes,
   scopeOf,
   sourceOf,
+  SUMS,
   totalsOf,
   widen,
   type Range,
   type Scope,
+  type SumsRow,
+  type Viewer,
 } from './report';
 
 type DashQuery = z.output<typeof api.stats.dashboardQuery>;
 type Query = z.output<typeof api.stats.summaryQuery>;
+type ChartPoint = z.output<typeof api.dashboard.chartPoint>;
 
 const MIN = 60_000;
 const DAY = 1440 * MIN;
@@ -41,75 +44,95 @@ export function periodOf(range: string, tz: string, now: number): Range {
 /** Chart step for a span: 15 minutes up to 2 days, an hour up to 15 days, else a day. */
 export const stepFor = (span: number) => (span <= 2 * DAY ? 15 : span <= 15 * DAY ? 60 : 1440);
 
+/** The summary question of a dashboard: no grouping, no filter (the viewer's scope applies). */
+export const baseQuery = (tz: string, limit = 10_000): Query => ({
+  from: '',
+  to: '',
+  tz,
+  group_by: [],
+  customer_ids: [],
+  vendor_ids: [],
+  ingress_trunk_ids: [],
+  egress_trunk_ids: [],
+  duration: 'all',
+  order_by: 'attempts',
+  limit,
+});
+
 /** GET /stats/dashboard: totals, QoS, calls over time and the top lists, all from the summaries. */
-export async function dashboard(db: Db, actor: Actor, q: DashQuery, now = Date.now()) {
-  const scope = scopeOf(actor);
+export async function dashboard(db: Db, viewer: Viewer, q: DashQuery, now = Date.now()) {
+  const scope = scopeOf(viewer);
   const range = periodOf(q.range, q.tz, now);
-  const base: Query = {
-    from: '',
-    to: '',
-    tz: q.tz,
-    group_by: [],
-    customer_ids: [],
-    vendor_ids: [],
-    ingress_trunk_ids: [],
-    egress_trunk_ids: [],
-    duration: 'all',
-    order_by: 'attempts',
-    limit: q.top,
-  };
+  const base = baseQuery(q.tz, q.top);
   const top = async (g: GroupBy) =>
     scope.allowedGroups && !scope.allowedGroups.includes(g)
       ? []
       : (await groupedRows(db, { ...base, group_by: [g] }, range, scope)).rows;
   const step = stepFor(range.to - range.from);
-  const [coverage, totals, series, top_customers, top_vendors, top_destinations] = await Promise.all([
+  const [coverage, totals, steps, top_customers, top_vendors, top_destinations] = await Promise.all([
     coverageOf(db, range, scope),
     totalsOf(db, base, range, scope),
-    seriesOf(db, range, scope, step, offsetMinutes(q.tz)),
+    stepsOf(db, range, scope, step, offsetMinutes(q.tz), false),
     top('customer'),
     top('vendor'),
     top('country'),
   ]);
+  const series = steps.map((p) => ({
+    at: p.at,
+    attempts: p.attempts,
+    answered: p.answered,
+    duration: p.duration,
+    asr: p.asr,
+  }));
   return { coverage, totals, step_minutes: step, series, top_customers, top_vendors, top_destinations };
 }
 
-/** Attempts, answered and duration per step (every step of the range, empty ones as zeros). */
-async function seriesOf(db: Db, range: Range, scope: Scope, stepMin: number, offMin: number) {
+/**
+ * Every figure per step of a range (every step, empty ones as zeros; a day step starts at the
+ * zone's midnight), with the average calls up (Erlang: answered seconds of the calls started in
+ * the step over its length) and, with `channels`, the most calls up at once the switch reported in
+ * it (trunk_channel_peaks, the whole switch: only for viewers of every carrier).
+ */
+export async function stepsOf(
+  db: Db,
+  range: Range,
+  scope: Scope,
+  stepMin: number,
+  offMin: number,
+  channels: boolean,
+): Promise<ChartPoint[]> {
   const stepS = stepMin * 60;
   const offS = stepMin === 1440 ? offMin * 60 : 0;
-  const r = await sql<{ at: string; attempts: string; answered: string; duration: string }>`
-    SELECT (floor((extract(epoch FROM s.bucket) + ${offS}) / ${stepS}) * ${stepS} - ${offS})::bigint::text AS at,
-      sum(s.attempts)::text AS attempts, sum(s.answered)::text AS answered, sum(s.duration)::text AS duration
-    FROM ${stepMin >= 60 ? sourceOf({ group_by: [], duration: 'all' }, range) : sql`cdr_summaries s`}
-    WHERE s.bucket >= ${new Date(range.from).toISOString()}::timestamptz
-      AND s.bucket < ${new Date(range.to).toISOString()}::timestamptz
-      ${scope.where ? sql`AND ${scope.where}` : sql``}
-    GROUP BY 1`.execute(db);
-  const byAt = new Map(r.rows.map((x) => [Number(x.at) * 1000, x]));
+  const stepOf = (col: string) =>
+    sql.raw(`(floor((extract(epoch FROM ${col}) + ${offS}) / ${stepS}) * ${stepS} - ${offS})::bigint::text`);
+  const from = new Date(range.from).toISOString();
+  const to = new Date(range.to).toISOString();
+  const [sums, peaks] = await Promise.all([
+    sql<SumsRow & { at: string }>`
+      SELECT ${stepOf('s.bucket')} AS at, ${SUMS}
+      FROM ${stepMin >= 60 ? sourceOf({ group_by: [], duration: 'all' }, range) : sql`cdr_summaries s`}
+      WHERE s.bucket >= ${from}::timestamptz AND s.bucket < ${to}::timestamptz
+        ${scope.where ? sql`AND ${scope.where}` : sql``}
+      GROUP BY 1`.execute(db),
+    channels
+      ? sql<{ at: string; peak: number }>`
+          SELECT ${stepOf('slot')} AS at, max(peak)::int AS peak FROM trunk_channel_peaks
+          WHERE trunk_id = 0 AND slot >= ${from}::timestamptz AND slot < ${to}::timestamptz
+          GROUP BY 1`.execute(db)
+      : Promise.resolve({ rows: [] }),
+  ]);
+  const byAt = new Map(sums.rows.map((x) => [Number(x.at) * 1000, x]));
+  const peakAt = new Map(peaks.rows.map((x) => [Number(x.at) * 1000, Number(x.peak)]));
   const stepMs = stepS * 1000;
-  const first =
-    stepMin === 1440
-      ? Math.floor((range.from + offS * 1000) / stepMs) * stepMs - offS * 1000
-      : Math.floor(range.from / stepMs) * stepMs;
-  const points = [];
+  const first = Math.floor((range.from + offS * 1000) / stepMs) * stepMs - offS * 1000;
+  const points: ChartPoint[] = [];
   for (let at = first; at < range.to; at += stepMs) {
-    const x = byAt.get(at);
-    const s = {
-      attempts: Number(x?.attempts ?? 0),
-      answered: Number(x?.answered ?? 0),
-      non_zero: 0,
-      ner_calls: 0,
-      duration: Number(x?.duration ?? 0),
-      pdd_sum: 0,
-      pdd_calls: 0,
-    };
+    const f = figuresOf(byAt.get(at) ?? ({} as SumsRow), scope);
     points.push({
+      ...f,
       at: new Date(at).toISOString(),
-      attempts: s.attempts,
-      answered: s.answered,
-      duration: s.duration,
-      asr: asr(s),
+      erlangs: Math.round((f.duration / stepS) * 100) / 100,
+      channels: peakAt.get(at) ?? null,
     });
   }
   return points;

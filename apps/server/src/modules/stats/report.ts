@@ -1,4 +1,4 @@
-import { allows, api, type GroupBy } from '@tandem/contract';
+import { api, type GroupBy } from '@tandem/contract';
 import {
   formatMoney,
   marginPercent,
@@ -7,6 +7,7 @@ import {
   SUMMARY_INTERVAL_MS,
   intervalOf,
   type TrafficSums,
+  zoneOffsetMinutes,
 } from '@tandem/domain';
 import { sql, type RawBuilder } from 'kysely';
 import type { z } from 'zod';
@@ -29,33 +30,55 @@ export interface Scope {
   allowedGroups: readonly GroupBy[] | null;
 }
 
+/**
+ * Who a report is for, as plain data (a job runs a report later for the user who asked, with the
+ * permission it had): the user type, its carrier or agent, whether cost is shown, and its
+ * statistics options (options.ts: the carriers it looks after, whether it may group).
+ */
+export interface Viewer {
+  type: Actor['type'];
+  clientId: number | null;
+  agentId: number | null;
+  /** Admins with "view cost and rate in reports" (read on FUNC.costAndRate). */
+  costVisible: boolean;
+  /** Admins without "View All Carriers": the carriers they look after (their traffic only); null: every carrier. */
+  carrierIds: readonly number[] | null;
+  /** "Enable reporting grouping": false, reports keep their default grouping. */
+  grouping: boolean;
+}
+
 /** The server's tenancy: a portal user sees its own traffic whatever ids it sends (DESIGN, issue 11). */
-export function scopeOf(actor: Actor): Scope {
-  switch (actor.type) {
-    case 'admin':
+export function scopeOf(viewer: Viewer): Scope {
+  switch (viewer.type) {
+    case 'admin': {
+      const ids = viewer.carrierIds;
       return {
-        where: null,
+        where:
+          ids === null
+            ? null
+            : sql`(s.ingress_client_id = ANY(${[...ids]}::int4[]) OR s.egress_client_id = ANY(${[...ids]}::int4[]))`,
         vendorSide: false,
-        costVisible: allows(actor.grants, api.stats.FUNC.costAndRate, 'read'),
+        costVisible: viewer.costVisible,
         allowedGroups: null,
       };
+    }
     case 'client':
       return {
-        where: sql`s.ingress_client_id = ${actor.clientId ?? -1}`,
+        where: sql`s.ingress_client_id = ${viewer.clientId ?? -1}`,
         vendorSide: false,
         costVisible: false,
         allowedGroups: api.stats.PORTAL_GROUP_BY.client,
       };
     case 'vendor':
       return {
-        where: sql`s.egress_client_id = ${actor.clientId ?? -1}`,
+        where: sql`s.egress_client_id = ${viewer.clientId ?? -1}`,
         vendorSide: true,
         costVisible: false,
         allowedGroups: api.stats.PORTAL_GROUP_BY.vendor,
       };
     case 'agent':
       return {
-        where: sql`s.ingress_client_id IN (SELECT client_id FROM carriers WHERE agent_id = ${actor.agentId ?? -1})`,
+        where: sql`s.ingress_client_id IN (SELECT client_id FROM carriers WHERE agent_id = ${viewer.agentId ?? -1})`,
         vendorSide: false,
         costVisible: false,
         allowedGroups: api.stats.PORTAL_GROUP_BY.agent,
@@ -63,9 +86,8 @@ export function scopeOf(actor: Actor): Scope {
   }
 }
 
-/** Offset of a '+0800' zone in minutes. */
-export const offsetMinutes = (tz: string) =>
-  (tz.startsWith('-') ? -1 : 1) * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(3, 5)));
+/** Offset of a '+0800' zone in minutes (the domain's one parser). */
+export const offsetMinutes = (tz: string) => zoneOffsetMinutes(tz);
 
 /** A wall-clock time in a zone as UTC milliseconds. */
 export const localToUtc = (local: string, tz: string) =>
@@ -99,16 +121,20 @@ const GROUPS: Record<GroupBy, { cols: (tzMin: number) => [string, string][] }> =
       ['hour', `to_char((s.bucket AT TIME ZONE 'UTC') + interval '${m} minutes', 'YYYY-MM-DD HH24:00')`],
     ],
   },
+  ingress_host: { cols: () => [['ingress_host', 's.source_ip']] },
+  egress_host: { cols: () => [['egress_host', 's.egress_host']] },
 };
+const HOST_GROUPS: readonly GroupBy[] = ['ingress_host', 'egress_host'];
+const byHost = (q: Pick<Query, 'group_by'>) => q.group_by.some((g) => HOST_GROUPS.includes(g));
 
-const SUMS = sql`sum(s.attempts)::text AS attempts, sum(s.answered)::text AS answered,
+export const SUMS = sql`sum(s.attempts)::text AS attempts, sum(s.answered)::text AS answered,
   sum(s.non_zero_calls)::text AS non_zero, sum(s.ner_calls)::text AS ner_calls,
   sum(s.short_calls)::text AS short_calls, sum(s.unpriced)::text AS unpriced,
   sum(s.duration)::text AS duration, sum(s.ingress_billed_time)::text AS ingress_billed_time,
   sum(s.egress_billed_time)::text AS egress_billed_time, sum(s.revenue)::text AS revenue,
   sum(s.cost)::text AS cost, sum(s.pdd_sum)::text AS pdd_sum, sum(s.pdd_calls)::text AS pdd_calls`;
 
-interface SumsRow {
+export interface SumsRow {
   attempts: string | null;
   answered: string | null;
   non_zero: string | null;
@@ -124,8 +150,8 @@ interface SumsRow {
   pdd_calls: string | null;
 }
 
-const n = (v: string | null) => (v === null ? 0 : Number(v));
-const money = (v: string | null) => (v === null ? 0n : parseMoney(v));
+const n = (v: string | null | undefined) => (v === null || v === undefined ? 0 : Number(v));
+const money = (v: string | null | undefined) => (v === null || v === undefined ? 0n : parseMoney(v));
 
 /** A row of sums as figures for this user (money exact; cost hidden unless allowed). */
 export function figuresOf(r: SumsRow, scope: Scope): Figures {
@@ -175,6 +201,11 @@ function whereOf(q: Query, range: Range, scope: Scope): RawBuilder<unknown> {
   anyOf('s.egress_trunk_id', q.egress_trunk_ids);
   if (q.country) c.push(sql`s.term_country = ${q.country}`);
   if (q.code) c.push(sql`s.egress_code = ${q.code}`);
+  // DID traffic came in on a DID vendor's trunk (docs/did.md); termination is everything else.
+  if (q.traffic === 'did')
+    c.push(sql`s.ingress_trunk_id IN (SELECT trunk_id FROM trunks WHERE trunk_type2 = 'did')`);
+  if (q.traffic === 'termination')
+    c.push(sql`s.ingress_trunk_id NOT IN (SELECT trunk_id FROM trunks WHERE trunk_type2 = 'did')`);
   if (q.duration === 'non_zero') c.push(sql`s.non_zero`);
   if (q.duration === 'zero') c.push(sql`NOT s.non_zero`);
   return sql.join(c, sql` AND `);
@@ -206,6 +237,7 @@ export function sourceOf(
   q: Pick<Query, 'group_by' | 'code' | 'duration'>,
   range: Range,
 ): RawBuilder<unknown> {
+  if (byHost(q)) return sql`cdr_host_summaries s`;
   const coarse = q.group_by.every((g) => HOURLY_GROUPS.includes(g)) && !q.code && q.duration === 'all';
   const hFrom = Math.ceil(range.from / HOUR) * HOUR;
   const hTo = Math.floor(range.to / HOUR) * HOUR;
@@ -336,6 +368,11 @@ export function rangeOf(q: Query, scope: Scope): Range {
     const bad = q.group_by.find((g) => !scope.allowedGroups!.includes(g));
     if (bad !== undefined) throw invalidField('group_by', 'statsGroupNotAllowed', [bad]);
   }
+  if (
+    byHost(q) &&
+    (q.code || q.duration !== 'all' || q.group_by.includes('code') || q.group_by.includes('release_cause'))
+  )
+    throw invalidField(q.code ? 'code' : q.duration !== 'all' ? 'duration' : 'group_by', 'statsNotByHost');
   if (!scope.costVisible && (q.order_by === 'cost' || q.order_by === 'profit'))
     throw invalidField('order_by', 'statsCostHidden');
   return widen(from, to);
@@ -344,10 +381,10 @@ export function rangeOf(q: Query, scope: Scope): Range {
 /** GET /stats/summary. */
 export async function summaryReport(
   db: Db,
-  actor: Actor,
+  viewer: Viewer,
   q: Query,
 ): Promise<z.output<typeof api.stats.summaryReport>> {
-  const scope = scopeOf(actor);
+  const scope = scopeOf(viewer);
   const range = rangeOf(q, scope);
   const [coverage, totals, grouped] = await Promise.all([
     coverageOf(db, range, scope),

@@ -10,6 +10,8 @@ import {
 } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import { arrayLiterals, type ArrayItem } from '../../db/arrays';
+import { yieldToLoop } from '../../event-loop';
 
 /**
  * What the summaries need of a CDR: the columns of a `cdrs` row (so a rerate can pass the rows it
@@ -37,6 +39,9 @@ export interface SummaryCdr {
   short_call_charge: string | Micros;
   egress_cost: string | Micros;
   unpriced_reason: string | null;
+  /** The ingress host (where the call came from) and the egress host (where it went), for the host summaries. */
+  source_ip: string;
+  egress_host: string | null;
 }
 
 interface Group {
@@ -51,6 +56,9 @@ interface Group {
   release_cause: number;
   release_side: string;
   non_zero: boolean;
+  /** Only in the host summaries' groups ('' elsewhere). */
+  source_ip: string;
+  egress_host: string;
   attempts: number;
   answered: number;
   non_zero_calls: number;
@@ -69,8 +77,12 @@ interface Group {
 const ms = (t: Date | string) => (typeof t === 'string' ? Date.parse(t) : t.getTime());
 const micros = (v: string | Micros) => (typeof v === 'string' ? parseMoney(v) : v);
 
-/** The batch's figures summed per summary key, in key order (so concurrent batches lock rows in one order). */
-export function aggregate(rows: readonly SummaryCdr[], sign: 1 | -1): Group[] {
+/**
+ * The batch's figures summed per summary key, in key order (so concurrent batches lock rows in one
+ * order). `hosts`: per the host summaries' key instead (customer, vendor, trunks, country, ingress
+ * and egress host; no code, cause or non-zero).
+ */
+export function aggregate(rows: readonly SummaryCdr[], sign: 1 | -1, hosts = false): Group[] {
   const groups = new Map<string, Group>();
   const s = BigInt(sign);
   for (const r of rows) {
@@ -81,11 +93,13 @@ export function aggregate(rows: readonly SummaryCdr[], sign: 1 | -1): Group[] {
       egress_client_id: r.egress_client_id ?? 0,
       ingress_trunk_id: r.ingress_trunk_id,
       egress_trunk_id: r.egress_trunk_id ?? 0,
-      egress_code: r.egress_code ?? '',
+      egress_code: hosts ? '' : (r.egress_code ?? ''),
       term_country: r.term_country ?? '',
-      release_cause: r.release_cause,
-      release_side: r.release_side,
-      non_zero: r.call_duration > 0,
+      release_cause: hosts ? 0 : r.release_cause,
+      release_side: hosts ? '' : r.release_side,
+      non_zero: hosts ? false : r.call_duration > 0,
+      source_ip: hosts ? r.source_ip : '',
+      egress_host: hosts ? (r.egress_host ?? '') : '',
     };
     const key = [
       String(bucket).padStart(15, '0'),
@@ -98,6 +112,8 @@ export function aggregate(rows: readonly SummaryCdr[], sign: 1 | -1): Group[] {
       g0.release_cause,
       g0.release_side,
       g0.non_zero ? 1 : 0,
+      g0.source_ip,
+      g0.egress_host,
     ].join('\u0000');
     let g = groups.get(key);
     if (g === undefined) {
@@ -149,6 +165,17 @@ const KEY_COLUMNS = [
   ['release_cause', 'int4'],
   ['release_side', 'text'],
   ['non_zero', 'bool'],
+] as const;
+/** Key of the host summaries (migration 0027): per 15 minutes, carriers, trunks, country and hosts. */
+const HOST_KEY_COLUMNS = [
+  ['bucket', 'timestamptz'],
+  ['ingress_client_id', 'int4'],
+  ['egress_client_id', 'int4'],
+  ['ingress_trunk_id', 'int4'],
+  ['egress_trunk_id', 'int4'],
+  ['term_country', 'text'],
+  ['source_ip', 'text'],
+  ['egress_host', 'text'],
 ] as const;
 const SUM_COLUMNS = [
   ['attempts', 'int8'],
@@ -211,20 +238,21 @@ export function rollUp(groups: readonly Group[], stepMs: number): Group[] {
 }
 
 /** `INSERT INTO table (...) SELECT FROM unnest(arrays) ON CONFLICT (keys) DO UPDATE SET x = x + excluded.x`. */
-function upsert(table: string, keys: readonly (typeof KEY_COLUMNS)[number][], groups: readonly Group[]) {
-  const arrays = [
-    ...keys.map(([c, t]) => {
-      const values = groups.map((g) => (c === 'bucket' ? new Date(g.bucket).toISOString() : g[c]));
-      return sql`${values}::${sql.raw(t)}[]`;
-    }),
-    ...SUM_COLUMNS.map(([c, t]) => {
-      const values = groups.map((g) =>
-        c === 'revenue' || c === 'cost' ? formatMoney(g[c], 6) : String(g[c]),
-      );
-      return sql`${values}::${sql.raw(t)}[]`;
-    }),
-  ];
-  const all = [...keys, ...SUM_COLUMNS].map(([c]) => sql.ref(c));
+async function upsert(
+  table: string,
+  keys: readonly ((typeof KEY_COLUMNS)[number] | (typeof HOST_KEY_COLUMNS)[number])[],
+  groups: readonly Group[],
+) {
+  const columns = [...keys, ...SUM_COLUMNS];
+  const values: Record<string, ArrayItem[]> = {};
+  for (const [c] of keys)
+    values[c] = groups.map((g) => (c === 'bucket' ? new Date(g.bucket).toISOString() : (g[c] as ArrayItem)));
+  for (const [c] of SUM_COLUMNS)
+    values[c] = groups.map((g) => (c === 'revenue' || c === 'cost' ? formatMoney(g[c], 6) : String(g[c])));
+  // Text literals built column by column between yields (issue 16).
+  const text = await arrayLiterals(values);
+  const arrays = columns.map(([c, t]) => sql`${text[c]}::${sql.raw(t)}[]`);
+  const all = columns.map(([c]) => sql.ref(c));
   return sql`INSERT INTO ${sql.table(table)} (${sql.join(all)})
     SELECT * FROM unnest(${sql.join(arrays)})
     ON CONFLICT (${sql.join(keys.map(([c]) => sql.ref(c)))}) DO UPDATE SET
@@ -240,12 +268,20 @@ function upsert(table: string, keys: readonly (typeof KEY_COLUMNS)[number][], gr
  */
 export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
   if (rows.length === 0) return;
+  // Each step yields to the event loop (a batch of 10,000 CDRs is tens of milliseconds of sums).
   const groups = aggregate(rows, sign);
+  await yieldToLoop();
   const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
   const hours = rollUp(groups, 3_600_000);
-  await sql`WITH fine AS (${upsert('cdr_summaries', KEY_COLUMNS, groups)}),
-    hourly AS (${upsert('cdr_summaries_hourly', hourKeys, hours)})
-    ${upsert('cdr_summaries_daily', hourKeys, rollUp(hours, 86_400_000))}`.execute(trx);
+  await yieldToLoop();
+  const hosts = aggregate(rows, sign, true);
+  await yieldToLoop();
+  const days = rollUp(hours, 86_400_000);
+  const fine = await upsert('cdr_summaries', KEY_COLUMNS, groups);
+  const hourly = await upsert('cdr_summaries_hourly', hourKeys, hours);
+  const host = await upsert('cdr_host_summaries', HOST_KEY_COLUMNS, hosts);
+  const daily = await upsert('cdr_summaries_daily', hourKeys, days);
+  await sql`WITH fine AS (${fine}), hourly AS (${hourly}), hosts AS (${host}) ${daily}`.execute(trx);
 }
 
 /** A CDR as the ingest stores it (the contract's CDR and its rating), for addToSummaries. */
@@ -270,5 +306,7 @@ export function summaryOf(c: CdrIn, r: CdrRating): SummaryCdr {
     short_call_charge: r.short_call_charge,
     egress_cost: r.cost,
     unpriced_reason: r.unpriced,
+    source_ip: c.source_ip,
+    egress_host: c.egress_host ?? null,
   };
 }

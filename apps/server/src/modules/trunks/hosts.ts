@@ -12,8 +12,10 @@ type Host = api.trunks.TrunkHost;
  */
 export async function checkIngressHostsFree(
   db: Db,
-  hosts: readonly Host[],
+  hosts: readonly Pick<Host, 'host' | 'port'>[],
   exceptTrunkId: number | null,
+  /** The field of the i-th host in the caller's body (a DID trunk's hosts are plain strings). */
+  fieldOf: (i: number) => string = (i) => `hosts.${i}.host`,
 ): Promise<void> {
   if (!hosts.length) return;
   let q = db
@@ -34,7 +36,7 @@ export async function checkIngressHostsFree(
     const name = owner.get(key);
     if (name !== undefined) {
       throw new AppError(ErrorCode.conflict, 'hostInUse', [key, name], 409, {
-        [`hosts.${i}.host`]: { key: 'hostInUse', params: [key, name] },
+        [fieldOf(i)]: { key: 'hostInUse', params: [key, name] },
       });
     }
   }

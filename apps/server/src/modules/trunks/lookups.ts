@@ -1,3 +1,4 @@
+import { didCarrierCondition } from '../did/carriers';
 import type { Db } from '../../db/connection';
 
 /** Names for the dropdowns of the trunk, product and carrier forms. */
@@ -6,6 +7,7 @@ export async function lookups(db: Db) {
     db
       .selectFrom('carriers')
       .select(['client_id as id', 'name', 'client_type', 'is_active'])
+      .select(didCarrierCondition('client_id').as('did'))
       .orderBy('name')
       .execute(),
     db.selectFrom('rate_tables').select(['rate_table_id as id', 'name']).orderBy('name').execute(),

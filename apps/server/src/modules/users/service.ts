@@ -115,6 +115,8 @@ export async function sessionUserOf(
     language: u.language,
     cdr_api_token: cdr.token,
     cdr_api_token_expiration: cdr.expiration,
+    totp_enabled: u.totp_enabled,
+    two_factor_required: actor.twoFactorRequired,
   };
 }
 

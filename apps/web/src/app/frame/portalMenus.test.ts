@@ -45,6 +45,7 @@ describe('client and vendor menu', () => {
       ]),
     );
     expect(k).not.toContain('buy_did');
+    expect(k).not.toContain('did_cdr');
     expect(labelOf(base, 'my_ip_address')).toBe('menu.trunks');
   });
   it('gives vendors no billing and no products', () => {
@@ -55,7 +56,10 @@ describe('client and vendor menu', () => {
   it('gives origination DIDs, "My IP address", no block list and no disconnection cause report', () => {
     const o = { ...base, company_type: 'origination' as const };
     const k = keys(o);
-    expect(k).toEqual(expect.arrayContaining(['buy_did', 'my_did']));
+    expect(k).toEqual(
+      expect.arrayContaining(['buy_did', 'my_did', 'port_did', 'did_trunks', 'did_cdr', 'did_report']),
+    );
+    expect(keys({ ...o, client_type: 'vendor' })).not.toContain('port_did');
     expect(k).not.toContain('block_list');
     expect(k).not.toContain('disconnection_cause_report');
     expect(labelOf(o, 'my_ip_address')).toBe('menu.myIpAddress');

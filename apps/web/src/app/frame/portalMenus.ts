@@ -63,6 +63,26 @@ export function clientMenuEntries(client: ClientPanel, exportLogCount: number, t
           label: t('menu.myDid'),
           to: '/clients/origination/my_did',
         }),
+        ...when(!termination && !vendor && client.is_panel_didrequest, {
+          key: 'port_did',
+          label: t('menu.portDid'),
+          to: '/clients/origination/port_did',
+        }),
+        ...when(!termination && client.is_panel_trunks, {
+          key: 'did_trunks',
+          label: t('menu.didTrunks'),
+          to: '/clients/origination/trunks',
+        }),
+        ...when(!termination && client.is_panel_cdrslist, {
+          key: 'did_cdr',
+          label: t('menu.didCdr'),
+          to: '/clients/origination/cdr',
+        }),
+        ...when(!termination && client.is_panel_summaryreport, {
+          key: 'did_report',
+          label: t('menu.didReport'),
+          to: '/clients/origination/report',
+        }),
         ...when(termination && client.is_panel_block_list, {
           key: 'block_list',
           label: t('menu.blockList'),

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ApiError } from '../../api/client';
 import { serverMessage } from '../../i18n';
 import { useFeedback } from '../../app/feedback';
+import { ImageField } from '../ImageField';
 import { Spinner } from '../Spinner';
 
 /** One field of a resource form. Validation rules come from the contract schema given to the form. */
@@ -13,7 +14,18 @@ export interface FieldSpec {
   name: string;
   /** i18n key */
   label: string;
-  kind: 'text' | 'email' | 'password' | 'select' | 'multiselect' | 'switch' | 'tags' | 'number' | 'textarea';
+  kind:
+    | 'text'
+    | 'email'
+    | 'password'
+    | 'select'
+    | 'multiselect'
+    | 'switch'
+    | 'tags'
+    | 'number'
+    | 'textarea'
+    /** A PNG or JPEG image kept as a data URL (ImageField). */
+    | 'image';
   required?: boolean;
   options?: { value: string | number; label: string }[];
   /** Only on the create page. */
@@ -210,6 +222,8 @@ function renderInput(f: FieldSpec, t: (k: string) => string) {
       return <InputNumber data-testid={testId} disabled={f.disabled} style={{ width: '100%' }} />;
     case 'textarea':
       return <Input.TextArea rows={4} data-testid={testId} disabled={f.disabled} />;
+    case 'image':
+      return <ImageField testId={testId} disabled={f.disabled} />;
     case 'email':
     case 'text':
       return <Input data-testid={testId} disabled={f.disabled} />;

@@ -272,7 +272,7 @@ export function ResourceList<Row extends object>({
                         { value: 'true', label: t('common.active') },
                         { value: 'false', label: t('common.inactive') },
                       ]
-                    : f.options
+                    : f.options?.map((o) => ({ ...o, label: t(o.label) }))
                 }
                 data-testid={`filter-${f.name}`}
               />

@@ -103,7 +103,10 @@ export default function ClientsExportPage() {
         </Space>
         <Form.Item name="columns" label={t('carriers.columns')}>
           <Checkbox.Group
-            options={COLUMNS.map((c) => ({ value: c, label: c }))}
+            options={COLUMNS.map((c) => ({
+              value: c,
+              label: <span title={c}>{t(`carriers.exportColumns.${c}`)}</span>,
+            }))}
             data-testid="field-columns"
           />
         </Form.Item>

@@ -1,4 +1,6 @@
 import { registerTranslations } from '../../i18n/register';
+// The carrier screens reuse the configuration area's labels (configuration.name).
+import '../configuration/i18n';
 
 const en = {
   clients: 'Clients',
@@ -158,6 +160,32 @@ const en = {
   wizardHelp: 'Four steps; nothing is saved until the last one.',
   hostIp: 'Host IP',
   port: 'Port',
+  exportColumns: {
+    client_id: 'Carrier ID',
+    name: 'Name',
+    company: 'Company',
+    client_type: 'Carrier type',
+    company_type: 'Company type',
+    is_active: 'Active',
+    mode: 'Mode',
+    balance: 'Balance',
+    credit_limit: 'Credit limit',
+    allowed_credit: 'Allowed credit',
+    currency: 'Currency',
+    main_email: 'Main e-mail',
+    noc_email: 'NOC e-mail',
+    billing_email: 'Billing e-mail',
+    rates_email: 'Rates e-mail',
+    address: 'Address',
+    tax_id: 'Tax ID',
+    payment_term_name: 'Payment term',
+    call_limit: 'Call limit',
+    cps_limit: 'CPS limit',
+    time_zone: 'Time zone',
+    login_name: 'Login name',
+    trunk_count: 'Trunks',
+    created_at: 'Created',
+  },
 };
 type Dict = typeof en;
 
@@ -319,6 +347,32 @@ const de: Dict = {
   wizardHelp: 'Vier Schritte; gespeichert wird erst im letzten.',
   hostIp: 'Host-IP',
   port: 'Port',
+  exportColumns: {
+    client_id: 'Carrier-ID',
+    name: 'Name',
+    company: 'Firma',
+    client_type: 'Carrier-Typ',
+    company_type: 'Firmentyp',
+    is_active: 'Aktiv',
+    mode: 'Modus',
+    balance: 'Saldo',
+    credit_limit: 'Kreditlimit',
+    allowed_credit: 'Erlaubter Kredit',
+    currency: 'Währung',
+    main_email: 'Haupt-E-Mail',
+    noc_email: 'NOC-E-Mail',
+    billing_email: 'Rechnungs-E-Mail',
+    rates_email: 'Tarif-E-Mail',
+    address: 'Adresse',
+    tax_id: 'Steuernummer',
+    payment_term_name: 'Zahlungsbedingung',
+    call_limit: 'Anruflimit',
+    cps_limit: 'CPS-Limit',
+    time_zone: 'Zeitzone',
+    login_name: 'Anmeldename',
+    trunk_count: 'Anzahl Trunks',
+    created_at: 'Angelegt',
+  },
 };
 
 const ch: Dict = {
@@ -479,6 +533,32 @@ const ch: Dict = {
   wizardHelp: '共四步；最后一步才保存。',
   hostIp: '主机 IP',
   port: '端口',
+  exportColumns: {
+    client_id: '运营商 ID',
+    name: '名称',
+    company: '公司',
+    client_type: '运营商类型',
+    company_type: '公司类型',
+    is_active: '启用',
+    mode: '模式',
+    balance: '余额',
+    credit_limit: '信用额度',
+    allowed_credit: '可用信用',
+    currency: '货币',
+    main_email: '主邮箱',
+    noc_email: 'NOC 邮箱',
+    billing_email: '账单邮箱',
+    rates_email: '费率邮箱',
+    address: '地址',
+    tax_id: '税号',
+    payment_term_name: '付款条件',
+    call_limit: '呼叫限制',
+    cps_limit: 'CPS 限制',
+    time_zone: '时区',
+    login_name: '登录名',
+    trunk_count: '中继数',
+    created_at: '创建时间',
+  },
 };
 
 registerTranslations('carriers', { en, de, ch });

@@ -18,10 +18,12 @@ export function CallDrawer(props: {
   onClose: () => void;
   fieldInfo: Map<string, FieldInfo>;
   lang: Language;
+  /** The one-call call (the DID CDR list has its own, with its permission). */
+  endpoint?: typeof api.cdrSearch.callDetail;
 }) {
   const { t } = useTranslation();
   const detail = useApi(
-    api.cdrSearch.callDetail,
+    props.endpoint ?? api.cdrSearch.callDetail,
     { params: { call_id: props.callId ?? '' } },
     { enabled: props.callId !== null, callOptions: { errorMode: 'inline' } },
   );

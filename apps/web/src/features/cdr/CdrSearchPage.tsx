@@ -23,11 +23,14 @@ import { useLocation, useSearchParams } from 'react-router-dom';
 import { urlOf } from '../../api/client';
 import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
+import { useAllowed } from '../../app/permissions';
 import { useSignedIn } from '../../app/session';
 import { Dropdown } from '../../components/Dropdown';
 import { i18next } from '../../i18n';
 import { getToken } from '../../lib/storage';
+import { BackgroundExportButton } from '../jobs/BackgroundExportButton';
 import { CallDrawer } from './CallDrawer';
+import { CdrUploadButton } from './CdrUploadDialog';
 import { formatCdrValue } from './format';
 import './i18n';
 
@@ -82,13 +85,25 @@ function quickRanges(t: (k: string) => string): { label: string; value: [Dayjs, 
  * from the field catalogue (GET /cdr/fields) and are remembered per browser; a row opens the call
  * with every attempt.
  */
-export default function CdrSearchPage() {
+export default function CdrSearchPage(props: { did?: boolean } = {}) {
+  // Origination > CDRs List and the portal's DID CDR page: the same page over the DID calls only,
+  // through the DID CDR calls (their own permission; the server adds the DID condition).
+  const did = props.did === true;
+  const ep = did
+    ? {
+        fields: api.did.cdrFieldsOf as typeof api.cdrSearch.cdrFields,
+        list: api.did.cdrList as typeof api.cdrSearch.searchCdrs,
+        call: api.did.cdrCall as typeof api.cdrSearch.callDetail,
+      }
+    : { fields: api.cdrSearch.cdrFields, list: api.cdrSearch.searchCdrs, call: api.cdrSearch.callDetail };
   const { t, i18n } = useTranslation();
   const lang: Language = isLanguage(i18n.language) ? i18n.language : 'en';
   const { flash } = useFeedback();
   const session = useSignedIn();
   const type = session.user.user_type;
   const admin = type === 'admin';
+  // Uploading CDRs bills them: write on the CDRs list (a role without privileges is unrestricted).
+  const canUpload = useAllowed(api.cdrUpload.FUNC.cdrsList, 'write');
   const [sp, setSp] = useSearchParams();
   const { pathname } = useLocation();
   const [form] = Form.useForm();
@@ -96,7 +111,7 @@ export default function CdrSearchPage() {
   const [openCall, setOpenCall] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const catalogue = useApi(api.cdrSearch.cdrFields, {});
+  const catalogue = useApi(ep.fields, {});
   const fieldInfo = useMemo(
     () => new Map((catalogue.data?.items ?? []).map((f) => [f.name, f as FieldInfo])),
     [catalogue.data],
@@ -128,6 +143,7 @@ export default function CdrSearchPage() {
         sp.get(k) ? [[k, sp.get(k)!]] : [],
       ),
     ),
+    ...(did ? { traffic: 'did' } : {}),
   };
   const perPage = (CDR_PAGE_SIZES as readonly number[]).includes(Number(sp.get('per_page')))
     ? Number(sp.get('per_page'))
@@ -141,8 +157,9 @@ export default function CdrSearchPage() {
     ...(sp.get('after') ? { after: sp.get('after')! } : {}),
     ...(sp.get('before') ? { before: sp.get('before')! } : {}),
   };
+  const exportFilter = { ...filters, fields: columnsWanted.join(','), order_dir: orderDir };
   const list = useApi(
-    api.cdrSearch.searchCdrs,
+    ep.list,
     { query: query as never },
     { enabled: catalogue.isSuccess && columnsWanted.length > 0, callOptions: { errorMode: 'inline' } },
   );
@@ -239,11 +256,13 @@ export default function CdrSearchPage() {
   ];
 
   const range: [Dayjs, Dayjs] = [dayjs.utc(filters.start), dayjs.utc(filters.end)];
-  const title = admin
-    ? t('cdr.cdrsList')
-    : pathname.endsWith('/cdr_termination')
-      ? t('cdr.cdrTermination')
-      : t('cdr.cdrsSearch');
+  const title = did
+    ? t('cdr.didCdrs')
+    : admin
+      ? t('cdr.cdrsList')
+      : pathname.endsWith('/cdr_termination')
+        ? t('cdr.cdrTermination')
+        : t('cdr.cdrsSearch');
   const initialValues = {
     ...filters,
     range,
@@ -307,6 +326,10 @@ export default function CdrSearchPage() {
           >
             {t('cdr.downloadCsv')}
           </Button>
+          {/* Whole searches (up to 62 days) as a job into the export log, as CSV or Excel. */}
+          <BackgroundExportButton kind="cdr" filter={exportFilter} />
+          <BackgroundExportButton kind="cdr" filter={exportFilter} format="xlsx" />
+          {admin && canUpload && !did && <CdrUploadButton />}
         </Space>
       </div>
       <Form
@@ -425,7 +448,7 @@ export default function CdrSearchPage() {
       <Table<CdrRow>
         size="small"
         rowKey={(r) => String(r.cdr_id)}
-        loading={list.isFetching}
+        loading={list.isFetching || catalogue.isLoading}
         dataSource={data?.items ?? []}
         columns={columns}
         pagination={false}
@@ -456,25 +479,32 @@ export default function CdrSearchPage() {
           {t('cdr.next')}
         </Button>
       </Space>
-      <ColumnChooser
-        open={chooser}
-        fields={(catalogue.data?.items ?? []).filter((f) => f.visible) as FieldInfo[]}
-        chosen={columnsWanted}
+      {/* Mounted while open: its choice starts from the columns shown, before any click can land. */}
+      {chooser && (
+        <ColumnChooser
+          fields={(catalogue.data?.items ?? []).filter((f) => f.visible) as FieldInfo[]}
+          chosen={columnsWanted}
+          lang={lang}
+          onClose={() => setChooser(false)}
+          onSave={(cols) => {
+            saveColumns(cols);
+            setChooser(false);
+          }}
+        />
+      )}
+      <CallDrawer
+        callId={openCall}
+        onClose={() => setOpenCall(null)}
+        fieldInfo={fieldInfo}
         lang={lang}
-        onClose={() => setChooser(false)}
-        onSave={(cols) => {
-          saveColumns(cols);
-          setChooser(false);
-        }}
+        endpoint={ep.call}
       />
-      <CallDrawer callId={openCall} onClose={() => setOpenCall(null)} fieldInfo={fieldInfo} lang={lang} />
     </div>
   );
 }
 
 /** The column chooser: every field the caller may see, from the catalogue, in catalogue order. */
 function ColumnChooser(props: {
-  open: boolean;
   fields: FieldInfo[];
   chosen: string[];
   lang: Language;
@@ -485,10 +515,9 @@ function ColumnChooser(props: {
   const [picked, setPicked] = useState<string[]>(props.chosen);
   return (
     <Modal
-      open={props.open}
+      open
       title={t('cdr.columns')}
       onCancel={props.onClose}
-      afterOpenChange={(o) => o && setPicked(props.chosen)}
       footer={[
         <Button key="default" onClick={() => props.onSave(null)} data-testid="columns-default">
           {t('cdr.defaultColumns')}

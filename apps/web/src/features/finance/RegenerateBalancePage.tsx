@@ -5,7 +5,9 @@ import { Link } from 'react-router-dom';
 import { useApi, useApiMutation } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
 import { useListState } from '../rates/useListState';
+import { useOrigination } from './ActualTransactionPage';
 import './i18n';
+import '../did/extras-i18n';
 
 /**
  * Finance > Regenerate Balance: each carrier's stored balance beside the sum of its ledger
@@ -15,14 +17,20 @@ import './i18n';
 export default function RegenerateBalancePage() {
   const { t } = useTranslation();
   const { flash } = useFeedback();
+  // Origination > Regenerate Balance: the same over the DID clients and vendors (their own calls).
+  const origination = useOrigination();
+  const x = origination
+    ? { check: api.didExtras.checkBalances, regenerate: api.didExtras.regenerate, base: '/origination' }
+    : { check: api.finance.checkBalances, regenerate: api.finance.regenerate, base: '/finance' };
   const ls = useListState({ orderBy: 'client_id' });
   const all = ls.filters.all === '1';
-  const list = useApi(api.finance.checkBalances, {
+  const list = useApi(x.check as typeof api.finance.checkBalances, {
     query: { page: ls.query.page, per_page: ls.query.per_page, mismatched_only: !all } as never,
   });
-  const regenerate = useApiMutation(api.finance.regenerate, [
-    api.finance.checkBalances,
+  const regenerate = useApiMutation(x.regenerate as typeof api.finance.regenerate, [
+    x.check,
     api.finance.listTransactions,
+    api.didExtras.listTransactions,
   ]);
   const run = async (client_ids: number[]) => {
     const r = await regenerate.mutateAsync({ body: { client_ids } });
@@ -32,7 +40,7 @@ export default function RegenerateBalancePage() {
   return (
     <div>
       <div className="page-head">
-        <h1>{t('finance.regenerateBalance')}</h1>
+        <h1>{t(origination ? 'didx.regenerate' : 'finance.regenerateBalance')}</h1>
         <Popconfirm
           title={t('finance.regenerateConfirm')}
           onConfirm={() => run([])}
@@ -74,7 +82,7 @@ export default function RegenerateBalancePage() {
             key: 'name',
             title: t('finance.carrier'),
             render: (_, r) => (
-              <Link to={`/finance/actual_transaction?client_id=${r.client_id}`}>{r.name}</Link>
+              <Link to={`${x.base}/actual_transaction?client_id=${r.client_id}`}>{r.name}</Link>
             ),
           },
           { key: 'stored', title: t('finance.stored'), dataIndex: 'stored', align: 'right' },

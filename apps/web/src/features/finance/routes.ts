@@ -9,4 +9,7 @@ export const financeRoutes: RouteDef[] = [
   { path: '/finance/actual_transaction', title: 'finance.actualTransaction', page: transactions },
   { path: '/clients/billing/transaction', title: 'finance.transaction', page: transactions },
   { path: '/finance/regenerate_balance', title: 'finance.regenerateBalance', page: regenerate },
+  // Origination's: the same pages over the DID clients and vendors (docs/did.md)
+  { path: '/origination/actual_transaction', title: 'didx.transactions', page: transactions },
+  { path: '/origination/regenerate_balance', title: 'didx.regenerate', page: regenerate },
 ];

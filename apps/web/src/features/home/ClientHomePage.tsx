@@ -1,7 +1,8 @@
 import { api } from '@tandem/contract';
-import { Alert, Card, Col, Empty, List, Row, Statistic, Table, Tag } from 'antd';
+import { Alert, Card, Col, Empty, List, Row, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/queries';
+import { Figure } from '../../components/Figure';
 import { useSignedIn } from '../../app/session';
 import { formatMoneyText } from '../../lib/money';
 import { ClientAnalytics } from '../statistics/ClientAnalytics';
@@ -41,7 +42,7 @@ export default function ClientHomePage() {
         {!isVendor && (
           <Col xs={24} md={6}>
             <Card size="small" data-testid="client-balance">
-              <Statistic title={t('home.balance')} value={money(h?.balance)} />
+              <Figure title={t('home.balance')} value={money(h?.balance)} />
             </Card>
           </Col>
         )}
@@ -49,12 +50,12 @@ export default function ClientHomePage() {
           <Col xs={24} md={6}>
             <Card size="small" data-testid="client-credit">
               {prepaid ? (
-                <Statistic
+                <Figure
                   title={t('home.allowedCredit')}
                   value={h?.unlimited_credit ? t('home.unlimitedCredit') : money(h?.allowed_credit)}
                 />
               ) : (
-                <Statistic title={t('home.creditLimit')} value={money(h?.credit_limit)} />
+                <Figure title={t('home.creditLimit')} value={money(h?.credit_limit)} />
               )}
             </Card>
           </Col>
@@ -62,7 +63,7 @@ export default function ClientHomePage() {
         {!isVendor && (
           <Col xs={24} md={6}>
             <Card size="small" data-testid="client-available">
-              <Statistic
+              <Figure
                 title={t('home.available')}
                 value={h?.unlimited_credit ? t('home.unlimitedCredit') : money(h?.available)}
               />
@@ -71,7 +72,7 @@ export default function ClientHomePage() {
         )}
         <Col xs={24} md={6}>
           <Card size="small" data-testid="client-mode">
-            <Statistic
+            <Figure
               title={t('home.mode')}
               value={h ? t(`home.modes.${h.mode}`, { defaultValue: h.mode }) : '–'}
             />

@@ -1,8 +1,9 @@
 import { api } from '@tandem/contract';
-import { Card, Statistic, Table, Tag } from 'antd';
+import { Card, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useApi } from '../../api/queries';
+import { Figure } from '../../components/Figure';
 import { formatMoneyText } from '../../lib/money';
 
 /** The portal's live counts and the latest sign-ins (a part of the admin dashboard, /statistics/dashboard). */
@@ -17,7 +18,7 @@ export function PortalCounts() {
   const d = home.data;
   const stat = (key: string, title: string, value: number | string | undefined, to?: string) => (
     <Card key={key} size="small" data-testid={`stat-${key}`}>
-      <Statistic title={to ? <Link to={to}>{t(title)}</Link> : t(title)} value={value ?? '–'} />
+      <Figure title={to ? <Link to={to}>{t(title)}</Link> : t(title)} value={value} />
     </Card>
   );
   return (

@@ -10,9 +10,18 @@ import './i18n';
 
 /**
  * Starts a background export of a registered kind (services.exports) with the page's filter and
- * opens the export log, where the file's progress shows and its owner downloads it.
+ * opens the export log, where the file's progress shows and its owner downloads it. `format` xlsx
+ * writes an Excel file (label "Export XLSX"); the default is CSV.
  */
-export function BackgroundExportButton({ kind, filter }: { kind: string; filter: Record<string, unknown> }) {
+export function BackgroundExportButton({
+  kind,
+  filter,
+  format,
+}: {
+  kind: string;
+  filter: Record<string, unknown>;
+  format?: 'csv' | 'xlsx';
+}) {
   const { t } = useTranslation();
   const { flash } = useFeedback();
   const navigate = useNavigate();
@@ -20,7 +29,11 @@ export function BackgroundExportButton({ kind, filter }: { kind: string; filter:
   const start = async () => {
     setBusy(true);
     try {
-      await call(api.jobs.startExport, { body: { kind, filter } }, { errorMode: 'inline' });
+      await call(
+        api.jobs.startExport,
+        { body: { kind, filter, format: format ?? 'csv' } },
+        { errorMode: 'inline' },
+      );
       flash(t('jobs.exportStarted'));
       navigate('/log/export_log?mine=true');
     } finally {
@@ -32,9 +45,9 @@ export function BackgroundExportButton({ kind, filter }: { kind: string; filter:
       icon={<CloudDownloadOutlined />}
       loading={busy}
       onClick={() => void start()}
-      data-testid="export-background"
+      data-testid={format === 'xlsx' ? 'export-background-xlsx' : 'export-background'}
     >
-      {t('jobs.exportBackground')}
+      {format === 'xlsx' ? t('jobs.exportXlsx') : t('jobs.exportBackground')}
     </Button>
   );
 }

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { useFeedback } from '../../app/feedback';
-import { useSignedIn } from '../../app/session';
+import { useAllowed } from '../../app/permissions';
 import { ResourceList } from '../../components/resource/ResourceList';
 import type { ListResource } from '../../components/resource/types';
 import { JobProgress, JobStatusTag } from './JobProgress';
@@ -78,19 +78,13 @@ const resource: ListResource<Row> = {
   ],
 };
 
-/** Whether the signed-in admin may kill and rerun jobs (execute on the scheduler log). */
-function useCanExecute(): boolean {
-  const { user, role } = useSignedIn();
-  if (!user.role_id || !role || role.role_privilegies.length === 0) return true;
-  return role.role_privilegies.some((p) => p.func_name === '/log/scheduler_log' && p.executable);
-}
-
 /** Log > Scheduler Log: every background job with its state and progress; kill and run again. */
 export default function SchedulerLogPage() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const { confirm, flash } = useFeedback();
-  const canExecute = useCanExecute();
+  // Kill and run again: execute on the scheduler log.
+  const canExecute = useAllowed('/log/scheduler_log', 'execute');
 
   const act = async (row: Row, action: 'kill' | 'rerun') => {
     const ok = await confirm({

@@ -263,7 +263,11 @@ export default function MyProfilePage() {
         </Form>
       </Card>
       {profile.data && (
-        <TwoFactorCard enabled={profile.data.totp_enabled} onChange={() => profile.refetch()} />
+        <TwoFactorCard
+          enabled={profile.data.totp_enabled}
+          requiredByRole={user.two_factor_required}
+          onChange={() => profile.refetch()}
+        />
       )}
     </div>
   );

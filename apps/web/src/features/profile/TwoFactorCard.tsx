@@ -8,9 +8,21 @@ import { useFeedback } from '../../app/feedback';
 /**
  * Two-factor sign-in on My Profile (issue 18): set up (the secret and its otpauth:// link to copy into
  * an authenticator app; no QR library is installed), confirm with a code, the recovery codes shown
- * once, turn off with the current password.
+ * once, turn off with the current password, unless the user's role requires it (`requiredByRole`).
+ * The setup page a role requires uses it too, continuing once the recovery codes are put away
+ * (`onRecoveryDone`).
  */
-export function TwoFactorCard({ enabled, onChange }: { enabled: boolean; onChange: () => Promise<unknown> }) {
+export function TwoFactorCard({
+  enabled,
+  onChange,
+  requiredByRole = false,
+  onRecoveryDone,
+}: {
+  enabled: boolean;
+  onChange: () => Promise<unknown>;
+  requiredByRole?: boolean;
+  onRecoveryDone?: () => void;
+}) {
   const { t } = useTranslation();
   const { flash } = useFeedback();
   const [setup, setSetup] = useState<{ secret: string; otpauth_url: string } | null>(null);
@@ -81,7 +93,14 @@ export function TwoFactorCard({ enabled, onChange }: { enabled: boolean; onChang
               <pre data-testid="two-factor-recovery" style={{ margin: '8px 0' }}>
                 {recovery.join('\n')}
               </pre>
-              <Button size="small" onClick={() => setRecovery(null)} data-testid="two-factor-recovery-done">
+              <Button
+                size="small"
+                onClick={() => {
+                  setRecovery(null);
+                  onRecoveryDone?.();
+                }}
+                data-testid="two-factor-recovery-done"
+              >
                 {t('profile.twoFactorRecoveryDone')}
               </Button>
             </>
@@ -130,7 +149,12 @@ export function TwoFactorCard({ enabled, onChange }: { enabled: boolean; onChang
           </Form>
         </>
       )}
-      {enabled && !disabling && (
+      {enabled && requiredByRole && (
+        <Typography.Paragraph type="secondary" data-testid="two-factor-required-by-role">
+          {t('profile.twoFactorRequiredByRole')}
+        </Typography.Paragraph>
+      )}
+      {enabled && !requiredByRole && !disabling && (
         <Button danger onClick={() => setDisabling(true)} data-testid="two-factor-disable">
           {t('profile.twoFactorDisable')}
         </Button>

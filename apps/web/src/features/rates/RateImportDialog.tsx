@@ -7,6 +7,7 @@ import { Link } from 'react-router-dom';
 import { useApi } from '../../api/queries';
 import { Dropdown } from '../../components/Dropdown';
 import { UploadWidget } from '../../components/UploadWidget';
+import { formatNumberText } from '../../lib/money';
 import './i18n';
 
 interface Options {
@@ -283,7 +284,7 @@ function ImportOutcome({
 
 /** Where a running import is, in rows (read and staged, then written). */
 function liveText(live: NonNullable<api.rates.RateImportTask['live']>, t: TFunction) {
-  const n = (x: number) => x.toLocaleString();
+  const n = (x: number) => formatNumberText(x);
   switch (live.phase) {
     case 'reading':
       return t('rates.importReading', { parsed: n(live.rows_parsed), staged: n(live.rows_staged) });

@@ -190,7 +190,7 @@ const de: Dict = {
   editAutoImportRule: 'Tarifimportregel bearbeiten',
   importLog: 'Tarifimport-Protokoll',
   massEditLog: 'Protokoll der Massenänderungen',
-  sendRate: 'Ratentabelle per E-Mail senden',
+  sendRate: 'Tariftabelle per E-Mail senden',
   general: 'Allgemein',
   name: 'Name',
   isDefault: 'Standard',

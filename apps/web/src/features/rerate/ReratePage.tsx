@@ -54,6 +54,8 @@ export function useRerateLookups() {
     return {
       customers: carriers.filter((c) => c.client_type === 'client').map((c) => opt(c.id, c.name)),
       vendors: carriers.filter((c) => c.client_type === 'vendor').map((c) => opt(c.id, c.name)),
+      /** DID clients and vendors (the origination screens' carrier choices), by name. */
+      didCarriers: carriers.filter((c) => c.did).map((c) => opt(c.id, c.name)),
       ingress: trunks('ingress'),
       egress: trunks('egress'),
       tables: (lk.data?.rate_tables ?? []).map((t) => opt(t.id, t.name)),

@@ -1,6 +1,6 @@
 import { api, FUNCTION_PERMISSIONS, MENU_MODULES } from '@tandem/contract';
 import { useMenuLabels } from '../../app/pageNames';
-import { Button, Card, Checkbox, Input, Space, Table, Form } from 'antd';
+import { Button, Card, Checkbox, Input, Space, Switch, Table, Form } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { serverMessage } from '../../i18n';
@@ -27,6 +27,7 @@ export default function RoleEditPage() {
     { enabled: roleId !== null, staleTime: 0 },
   );
   const [name, setName] = useState('');
+  const [require2fa, setRequire2fa] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [groups, setGroups] = useState<Record<number, boolean>>({});
   const [privs, setPrivs] = useState<Record<string, Flags>>({});
@@ -35,6 +36,7 @@ export default function RoleEditPage() {
     const r = existing.data;
     if (!r) return;
     setName(r.role_name);
+    setRequire2fa(r.require_2fa);
     setGroups(Object.fromEntries(r.group_privilegies.map((g) => [g.id, g.readable])));
     setPrivs(
       Object.fromEntries(
@@ -78,6 +80,7 @@ export default function RoleEditPage() {
     setNameError(null);
     const body = {
       role_name: name.trim(),
+      require_2fa: require2fa,
       group_privilegies: MENU_MODULES.map((m) => ({ id: m.id, readable: groups[m.id] ?? false })),
       role_privilegies: Object.entries(privs)
         .filter(([, f]) => f.readable || f.writable || f.executable)
@@ -122,6 +125,9 @@ export default function RoleEditPage() {
           style={{ maxWidth: 360 }}
           data-testid="role-name"
         />
+      </Form.Item>
+      <Form.Item label={t('roles.require2fa')} extra={t('roles.require2faHelp')}>
+        <Switch checked={require2fa} onChange={setRequire2fa} data-testid="role-require-2fa" />
       </Form.Item>
       <Space style={{ marginBottom: 8 }} wrap>
         <Button size="small" onClick={() => setAll('readable', true)}>

@@ -1,5 +1,6 @@
 import { api } from '@tandem/contract';
 import type { z } from 'zod';
+import { Tag } from 'antd';
 import { Link } from 'react-router-dom';
 import { ResourceList } from '../../components/resource/ResourceList';
 import type { ListResource } from '../../components/resource/types';
@@ -21,6 +22,18 @@ const rolesResource: ListResource<RoleRow> = {
       title: 'roles.name',
       sortable: true,
       render: (r) => <span data-testid={`role-${r.role_name}`}>{r.role_name}</span>,
+    },
+    {
+      key: 'require_2fa',
+      title: 'roles.twoFactor',
+      sortable: true,
+      render: (r, t) =>
+        r.require_2fa ? (
+          <Tag color="blue" data-testid={`role-2fa-${r.role_name}`}>
+            {t('roles.required')}
+          </Tag>
+        ) : null,
+      csv: (r) => (r.require_2fa ? 'required' : ''),
     },
     {
       key: 'usage_count',

@@ -18,6 +18,7 @@ export function BlockUpload({
   expectedHeaders,
   help,
   testId,
+  defaultOpen = false,
 }: {
   url: string;
   /** The list endpoint to refresh after an upload. */
@@ -25,11 +26,13 @@ export function BlockUpload({
   expectedHeaders: string[];
   help: string;
   testId: string;
+  /** Open the dialog at once (a page's own upload address). */
+  defaultOpen?: boolean;
 }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const { flash } = useFeedback();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const [onDuplicate, setOnDuplicate] = useState<'refuse' | 'skip'>('refuse');
   return (
     <>

@@ -1,9 +1,9 @@
-import { api } from '@tandem/contract';
 import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
 import { z } from 'zod';
 import { crudFormResource } from '../../components/resource/crudResource';
 import { ResourceForm } from '../../components/resource/ResourceForm';
+import { MEDIA_IP_SITES, type MediaIpSiteName } from './mediaIpSites';
 import './i18n';
 
 /** An empty expiry is "never". */
@@ -12,16 +12,17 @@ const noExpiry = (v: unknown) =>
     ? { ...v, expires_at: null }
     : v;
 
-/** Routing > Inbound Media IP Blocking > New / Edit. */
-export default function MediaIpEditPage() {
+/** New / Edit of a media IP block, at one of the places the menus offer the list. */
+export function MediaIpEditForm({ site }: { site: MediaIpSiteName }) {
   const { id } = useParams();
   const resource = useMemo(() => {
-    const e = api.routingExtras.mediaIpBlock;
+    const s = MEDIA_IP_SITES[site];
+    const e = s.crud;
     const base = crudFormResource(e, {
       key: 'media-ip',
       titleNew: 'routingx.newMediaIp',
       titleEdit: 'routingx.editMediaIp',
-      listPath: '/routing/inbound_media_ip_blocking',
+      listPath: s.route,
       initial: { ip: '', note: '', expires_at: '' },
       fromRow: (r) => ({
         ip: r.ip as string,
@@ -31,7 +32,7 @@ export default function MediaIpEditPage() {
       tabs: [
         {
           key: 'general',
-          title: 'routingx.mediaIp',
+          title: s.title,
           fields: [
             { name: 'ip', label: 'routingx.ip', kind: 'text', required: true, help: 'routingx.ipHelp' },
             { name: 'expires_at', label: 'routingx.expiresAt', kind: 'text', help: 'routingx.expiresHelp' },
@@ -45,6 +46,11 @@ export default function MediaIpEditPage() {
       createSchema: z.preprocess(noExpiry, e.create.body!),
       updateSchema: z.preprocess(noExpiry, e.updateBody),
     };
-  }, []);
+  }, [site]);
   return <ResourceForm resource={resource} id={id ? Number(id) : null} />;
+}
+
+/** Routing > Inbound Media IP Blocking > New / Edit. */
+export default function MediaIpEditPage() {
+  return <MediaIpEditForm site="routing" />;
 }

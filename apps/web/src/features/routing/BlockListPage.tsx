@@ -59,8 +59,8 @@ const resource = crudListResource<Row>(api.routing.blockList, {
       title: 'routing.scope',
       kind: 'select',
       options: [
-        { value: 'global', label: 'Global' },
-        { value: 'trunk', label: 'Trunk' },
+        { value: 'global', label: 'routing.global' },
+        { value: 'trunk', label: 'routing.onTrunk' },
       ],
     },
   ],

@@ -7,7 +7,6 @@ import {
   Col,
   DatePicker,
   Descriptions,
-  Empty,
   Form,
   Input,
   InputNumber,
@@ -59,7 +58,12 @@ export default function CallSimulationPage() {
           {
             key: 'did',
             label: t('routing.didTab'),
-            children: <Empty description={t('routing.didSimulationNote')} data-testid="did-tab" />,
+            children: (
+              <Space direction="vertical" style={{ width: '100%' }} data-testid="did-tab">
+                <Alert type="info" showIcon message={t('routing.didSimulationNote')} />
+                <TerminationSimulation />
+              </Space>
+            ),
           },
         ]}
         data-testid="simulation-tabs"

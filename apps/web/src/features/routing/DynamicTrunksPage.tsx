@@ -102,7 +102,7 @@ export default function DynamicTrunksPage() {
             { key: 'call_limit', title: t('routing.callLimit'), render: (_, e) => e.call_limit ?? '∞' },
             { key: 'cps_limit', title: t('routing.cpsLimit'), render: (_, e) => e.cps_limit ?? '∞' },
             { key: 'asr', title: 'ASR %', render: (_, e) => e.override_asr ?? e.asr ?? '—' },
-            { key: 'acd', title: 'ACD s', render: (_, e) => e.override_acd ?? e.acd ?? '—' },
+            { key: 'acd', title: t('routing.acdSeconds'), render: (_, e) => e.override_acd ?? e.acd ?? '—' },
             {
               key: 'actions',
               title: t('common.actions'),

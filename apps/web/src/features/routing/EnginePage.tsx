@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
+import { formatNumberText } from '../../lib/money';
 import { checked, submitting, when } from './shared';
 import './i18n';
 
@@ -78,7 +79,7 @@ export default function EnginePage() {
             <Space size={[8, 8]} wrap data-testid="engine-counts">
               {Object.entries(s.counts).map(([k, n]) => (
                 <Tag key={k}>
-                  {t(`routing.counts.${k}`)}: {n.toLocaleString()}
+                  {t(`routing.counts.${k}`)}: {formatNumberText(n)}
                 </Tag>
               ))}
             </Space>

@@ -1,10 +1,11 @@
 import { api } from '@tandem/contract';
-import { Card, Col, Row, Statistic } from 'antd';
+import { Card, Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApi } from '../../api/queries';
+import { Figure } from '../../components/Figure';
 import { useSignedIn } from '../../app/session';
 import './i18n';
-import { minutesOf, moneyShown, ratioShown } from './i18n';
+import { countShown, minutesShown, moneyShown, ratioShown } from './i18n';
 import { CallsChart, CoverageNote } from './parts';
 
 /**
@@ -24,15 +25,15 @@ export function ClientAnalytics() {
       <Row gutter={8}>
         {(
           [
-            ['attempts', 'stats.attempts', d?.totals.attempts ?? '–'],
-            ['minutes', 'stats.minutes', d ? minutesOf(d.totals.duration) : '–'],
+            ['attempts', 'stats.attempts', d ? countShown(d.totals.attempts) : '–'],
+            ['minutes', 'stats.minutes', d ? minutesShown(d.totals.duration) : '–'],
             ['money', money, d ? moneyShown(d.totals.revenue) : '–'],
             ['asr', 'stats.asr', d ? ratioShown(d.totals.asr) : '–'],
             ['acd', 'stats.acd', d ? ratioShown(d.totals.acd) : '–'],
           ] as const
         ).map(([k, label, v]) => (
           <Col key={k} xs={12} md={8} lg={4}>
-            <Statistic title={t(label)} value={v} data-testid={`analytics-${key}-${k}`} />
+            <Figure title={t(label)} value={v} data-testid={`analytics-${key}-${k}`} />
           </Col>
         ))}
       </Row>

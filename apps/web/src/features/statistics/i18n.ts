@@ -1,3 +1,4 @@
+import { formatMoneyText, formatNumberText } from '../../lib/money';
 import { registerTranslations } from '../../i18n/register';
 
 const en = {
@@ -71,6 +72,8 @@ const en = {
     release_cause: 'Release cause',
     day: 'Day',
     hour: 'Hour',
+    ingress_host: 'Ingress host',
+    egress_host: 'Egress host',
   },
   duration: 'Duration',
   durations: { all: 'All', non_zero: 'Non-Zero', zero: 'Zero' },
@@ -160,6 +163,8 @@ const ch: Dict = {
     release_cause: '释放原因',
     day: '日期',
     hour: '小时',
+    ingress_host: '入向主机',
+    egress_host: '出向主机',
   },
   duration: '时长',
   durations: { all: '全部', non_zero: '非零', zero: '零' },
@@ -248,6 +253,8 @@ const de: Dict = {
     release_cause: 'Auslösegrund',
     day: 'Tag',
     hour: 'Stunde',
+    ingress_host: 'Eingangs-Host',
+    egress_host: 'Ausgangs-Host',
   },
   duration: 'Dauer',
   durations: { all: 'Alle', non_zero: 'Mit Dauer', zero: 'Ohne Dauer' },
@@ -269,15 +276,17 @@ registerTranslations('stats', { en, ch, de });
 
 /** Seconds as minutes with 2 decimals (display only). */
 export const minutesOf = (seconds: number) => (seconds / 60).toFixed(2);
-/** Exact money text as shown: at least 2 decimals, trailing zeros beyond them dropped (never rounded). */
-export const moneyShown = (v: string | null | undefined) => {
-  if (v === null || v === undefined) return '–';
-  const [i, f = ''] = v.split('.');
-  return `${i}.${(f + '00').slice(0, 2)}${f.slice(2).replace(/0+$/, '')}`;
-};
-/** A ratio or null as text. */
-export const ratioShown = (v: number | null | undefined) =>
-  v === null || v === undefined ? '–' : v.toFixed(2);
+/**
+ * Report money as shown: the app's one money formatter (docs: apps/web/src/lib/money.ts), 2 decimals
+ * rounded half up exactly, thousands separators of the user's language. Exports keep the exact text.
+ */
+export const moneyShown = (v: string | null | undefined) => formatMoneyText(v, { decimals: 2 });
+/** Minutes of a duration as shown (grouped, 2 decimals). */
+export const minutesShown = (seconds: number) => formatNumberText(minutesOf(seconds), { decimals: 2 });
+/** A count as shown (grouped as the user's language writes it). */
+export const countShown = (n: number | null | undefined) => formatNumberText(n);
+/** A ratio (ASR, ACD, NER) or null as text, 2 decimals in the user's language. */
+export const ratioShown = (v: number | null | undefined) => formatNumberText(v, { decimals: 2 });
 /** A UTC instant in a '+0800' zone as 'YYYY-MM-DD HH:mm'. */
 export function inZone(iso: string, tz: string): string {
   const off = (tz.startsWith('-') ? -1 : 1) * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(3, 5)));

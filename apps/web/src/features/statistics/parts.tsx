@@ -1,9 +1,10 @@
 import type { api } from '@tandem/contract';
-import { Alert, Card, Statistic, Table, type TableProps } from 'antd';
+import { Alert, Card, Table, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
-import { inZone, minutesOf, moneyShown, ratioShown } from './i18n';
+import { Figure } from '../../components/Figure';
+import { countShown, inZone, minutesShown, moneyShown, ratioShown } from './i18n';
 
 type Figures = z.output<typeof api.stats.figures>;
 type Coverage = z.output<typeof api.stats.coverage>;
@@ -52,21 +53,21 @@ export function FigureCards({
   const { t } = useTranslation();
   const card = (key: string, title: string, value: string | number) => (
     <Card key={key} size="small" data-testid={`${testPrefix}-${key}`}>
-      <Statistic title={t(title)} value={value} />
+      <Figure title={t(title)} value={value} />
     </Card>
   );
   return (
     <div className="stat-grid">
-      {card('attempts', 'stats.attempts', f.attempts)}
-      {card('answered', 'stats.answered', f.answered)}
-      {card('non-zero', 'stats.nonZero', f.non_zero)}
-      {card('minutes', 'stats.minutes', minutesOf(f.duration))}
+      {card('attempts', 'stats.attempts', countShown(f.attempts))}
+      {card('answered', 'stats.answered', countShown(f.answered))}
+      {card('non-zero', 'stats.nonZero', countShown(f.non_zero))}
+      {card('minutes', 'stats.minutes', minutesShown(f.duration))}
       {card('revenue', revenueLabel, moneyShown(f.revenue))}
       {costVisible && card('cost', 'stats.cost', moneyShown(f.cost))}
       {costVisible && card('profit', 'stats.profit', moneyShown(f.profit))}
       {card('asr', 'stats.asr', ratioShown(f.asr))}
       {card('acd', 'stats.acd', ratioShown(f.acd))}
-      {card('pdd', 'stats.pdd', f.pdd ?? '–')}
+      {card('pdd', 'stats.pdd', countShown(f.pdd))}
       {card('ner', 'stats.ner', ratioShown(f.ner))}
     </div>
   );
@@ -135,9 +136,9 @@ export function TopTable({
 }) {
   const { t } = useTranslation();
   const columns: TableProps<Row>['columns'] = [
-    { key: 'name', title: '', render: (_, r) => label(r) },
-    { key: 'attempts', title: t('stats.attempts'), dataIndex: 'attempts', align: 'right' },
-    { key: 'minutes', title: t('stats.minutes'), render: (_, r) => minutesOf(r.duration), align: 'right' },
+    { key: 'name', title: '', render: (_, r) => label(r), ellipsis: { showTitle: true } },
+    { key: 'attempts', title: t('stats.attempts'), render: (_, r) => countShown(r.attempts), align: 'right' },
+    { key: 'minutes', title: t('stats.minutes'), render: (_, r) => minutesShown(r.duration), align: 'right' },
     { key: 'asr', title: t('stats.asr'), render: (_, r) => ratioShown(r.asr), align: 'right' },
     { key: 'acd', title: t('stats.acd'), render: (_, r) => ratioShown(r.acd), align: 'right' },
     { key: 'revenue', title: t('stats.revenue'), render: (_, r) => moneyShown(r.revenue), align: 'right' },
@@ -151,6 +152,7 @@ export function TopTable({
         dataSource={rows}
         columns={columns}
         data-testid={testId}
+        className="top-table"
         scroll={{ y: 360 }}
       />
     </Card>

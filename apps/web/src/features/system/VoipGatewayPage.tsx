@@ -20,7 +20,7 @@ export default function VoipGatewayPage() {
           { title: t('system.host'), dataIndex: 'host_name' },
           { title: 'IP', dataIndex: 'sip_ip' },
           { title: t('system.port'), dataIndex: 'sip_port' },
-          { title: 'Switch', dataIndex: 'switch_id' },
+          { title: t('system.switch'), dataIndex: 'switch_id' },
         ]}
       />
     </Card>

@@ -484,7 +484,7 @@ const ch: Dict = {
   level: '级别',
   resign: '重新签名',
   pHeader: 'P 头',
-  verstat: 'Verstat',
+  verstat: '验证状态 (Verstat)',
   spamEnabled: '使用骚扰评分服务',
   maxSpamScore: '最高骚扰分',
   fraudProbability: '最高欺诈概率（%）',

@@ -7,6 +7,7 @@ import { call } from '../../api/client';
 import { useApi } from '../../api/queries';
 import { useSignedIn } from '../../app/session';
 import { ResourceForm, type FormResource } from '../../components/resource/ResourceForm';
+import { ReportOptionsCard } from '../statistics/ReportOptionsCard';
 
 interface UserValues extends Record<string, unknown> {
   name: string;
@@ -114,5 +115,10 @@ export default function UserEditPage() {
     }),
     [roles.data, submenus, labels, t],
   );
-  return <ResourceForm resource={resource} id={userId} />;
+  return (
+    <>
+      <ResourceForm resource={resource} id={userId} />
+      {userId !== null && <ReportOptionsCard userId={userId} />}
+    </>
+  );
 }

@@ -3,6 +3,7 @@ import { type MessageKey } from '@tandem/contract';
 import { IMPORT_STATUS, type DateFormat, type DuplicateMode, type RateFileColumn } from '../contract';
 import { sql } from 'kysely';
 import type { Db } from '../../../db/connection';
+import { yieldToLoop } from '../../../event-loop';
 import type { Services } from '../../../services';
 import { applyRateImport, ImportRejected, type ApplyCounts } from './apply';
 import { liveImports, READ_SHARE, type ImportProgress } from './progress';
@@ -12,7 +13,6 @@ import { readRows, type FileKind } from './read-rows';
 /** Staging statements sent before the next waits: the database loads one slice while the next is parsed. */
 const STAGING_IN_FLIGHT = 2;
 /** A turn of the event loop for timers and sockets between two slices of the file. */
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Everything a rate import job needs, fixed when the upload is accepted. */
 export interface RateImportJob {
