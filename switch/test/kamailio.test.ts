@@ -93,6 +93,22 @@ function customerCalls(dnis: string, calls: number, rate = 10, talkMs = 1000, li
   ]);
 }
 
+/**
+ * Waits until Tandem counts no call up: the switch's calls-up report (every second) covers every call
+ * routed so far and they all ended. A call routed less than a report ago still counts (the route API
+ * cannot know it ended), so a test of a call limit starts from here, not from "the last call hung up".
+ */
+async function noCallsUp(timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await h.call('GET', '/api/monitoring/live_event', { token: admin });
+    const total = (r.body as { payload: { calls: { total: number } } }).payload.calls.total;
+    if (total === 0) return;
+    if (Date.now() > until) throw new Error(`${total} calls still up after ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
 async function balanceOf(carrierId: number): Promise<string> {
   const r = await sql<{
     b: string;
@@ -347,6 +363,7 @@ describe('Kamailio with the reference configuration, Tandem and sipp', () => {
     await vendor(VENDOR_IPS[1]!, 'uas');
     await db().updateTable('trunks').set({ call_limit: 2 }).where('trunk_id', '=', f.ingress).execute();
     await rebuildAfter(h, admin);
+    await noCallsUp();
     try {
       const long = customerCalls('447733000001', 2, 10, 7000); // two calls of 7 s
       // both up; past the 3 s the route API counts a routed call on its own, so only Kamailio's
@@ -357,7 +374,7 @@ describe('Kamailio with the reference configuration, Tandem and sipp', () => {
       expect(third.code).toBe(expected.code);
       const r = await long;
       expect(r.code, r.out.slice(-3000)).toBe(0);
-      await sleep(2000); // the report after they ended
+      await noCallsUp(); // the report after they ended
       const after = await customerCalls('447733000003', 1, 1, 200);
       expect(after.code, after.out.slice(-3000)).toBe(0);
       const rows = await cdrsFor('44773300000', 4);
@@ -380,6 +397,7 @@ describe('Kamailio with the reference configuration, Tandem and sipp', () => {
     const b = f.vendors[1]!.trunk;
     await db().updateTable('trunks').set({ call_limit: 2 }).where('trunk_id', '=', b).execute();
     await rebuildAfter(h, admin);
+    await noCallsUp();
     try {
       const long = customerCalls('447744000001', 2, 10, 7000);
       await sleep(4000); // reported by Kamailio, as above
@@ -493,5 +511,17 @@ describe('Kamailio with the reference configuration, Tandem and sipp', () => {
       .payload;
     expect(last.reject_reason).toBe('insufficient_balance');
     await balancesMatchLedger();
+  });
+
+  it('numbers its CDR batches 1, 2, 3, ... (ids stay short however long the switch runs)', async () => {
+    const r = await sql<{ batch_id: string }>`SELECT batch_id FROM cdr_batches`.execute(db());
+    const seqs = r.rows.map((row) => {
+      const m = /^test-\d+-\d+-(\d+)$/.exec(row.batch_id);
+      expect(m, row.batch_id).not.toBeNull();
+      return Number(m![1]);
+    });
+    expect(seqs.length).toBeGreaterThan(10);
+    // every batch this run sent is here, numbered from 1 without gaps
+    expect(seqs.sort((a, b) => a - b)).toEqual(seqs.map((_, i) => i + 1));
   });
 });
