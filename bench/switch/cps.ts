@@ -133,15 +133,16 @@ try {
       const ok = Number(/Successful call\s+\|\s+\d+\s+\|\s+(\d+)/.exec(r.out)?.[1] ?? 0);
       const failed = Number(/Failed call\s+\|\s+\d+\s+\|\s+(\d+)/.exec(r.out)?.[1] ?? 0);
       const rttFile = fs.readdirSync(dir).find((x) => x.endsWith('_rtt.csv'));
-      const rtts = rttFile
-        ? fs
-            .readFileSync(path.join(dir, rttFile), 'utf8')
-            .split('\n')
-            .slice(1)
-            .map((l) => Number(l.split(';')[2]))
-            .filter((x) => Number.isFinite(x))
-            .sort((a, b) => a - b)
-        : [];
+      // sipp's RTT file: a header (Date_ms;response_time_ms;rtd_no), then one line per call
+      const rttLines = rttFile ? fs.readFileSync(path.join(dir, rttFile), 'utf8').split('\n') : [];
+      const rttCol = (rttLines[0] ?? '').split(';').findIndex((h) => h.startsWith('response_time'));
+      if (rttFile && rttCol < 0) throw new Error(`no response time column in sipp's ${rttLines[0]}`);
+      const rtts = rttLines
+        .slice(1)
+        .filter((l) => l.trim() !== '')
+        .map((l) => Number(l.split(';')[rttCol]))
+        .filter((x) => Number.isFinite(x))
+        .sort((a, b) => a - b);
       const q = (p: number) =>
         rtts.length ? rtts[Math.min(rtts.length - 1, Math.floor(p * rtts.length))]! : null;
       const row = {

@@ -57,6 +57,15 @@ export const KAMAILIO_CFG = path.join(
 );
 
 /**
+ * Kamailio's shared memory (all processes) and private memory (each process), in MB, as
+ * docs/switch.md tells operators to start it. Debian's default of 64 MB shared runs out near 300 new
+ * calls a second (each transaction lingers a few seconds after it ends, with its route answer and
+ * dialog variables), and Kamailio then refuses calls ("could not allocate shared memory").
+ */
+const SHM_MB = '512';
+const PKG_MB = '16';
+
+/**
  * Starts Kamailio with the reference configuration in the foreground (logs to stderr, UTC clock),
  * pointed at Tandem on `tandemPort` with `key`, listening on `listen` (udp:ip:port); `defines` are
  * further `-A` settings (NAME=value).
@@ -76,7 +85,19 @@ export function startKamailio(
   return procs.start(
     name,
     'kamailio',
-    ['-f', KAMAILIO_CFG, '-DD', '-E', '-Y', runDir, ...defines.flatMap((d) => ['-A', d])],
+    [
+      '-f',
+      KAMAILIO_CFG,
+      '-m',
+      SHM_MB,
+      '-M',
+      PKG_MB,
+      '-DD',
+      '-E',
+      '-Y',
+      runDir,
+      ...defines.flatMap((d) => ['-A', d]),
+    ],
     { ...process.env, TZ: 'UTC' },
   );
 }
