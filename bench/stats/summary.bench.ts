@@ -6,9 +6,9 @@
  *    SQL over 30 days, shaped like routed traffic: 50 customers each calling 20 of 60 countries
  *    (5 codes each, 300 in all), each code to its LCR vendor of 10 and 20 % to the next one, 45 %
  *    answered, causes mixed; then summarised with migration 0019's statements (the same sums the
- *    ingest keeps, 15-minute, hourly and daily). Then the summary
+ *    ingest keeps, 15-minute, hourly, daily and daily detail). Then the summary
  *    report for the 30 days is asked over HTTP (GET /api/stats/summary, grouped by customer, by
- *    day (hourly), by code (15-minute rows only), and totals only), and, as the same-run baseline, the same question (grouped by customer)
+ *    day (hourly), by code and by cause (daily detail rows), and totals only), and, as the same-run baseline, the same question (grouped by customer)
  *    is asked of the raw CDRs in SQL. Both answers' attempts are checked equal.
  * 2. Ingest. Batches of 1,000 CDRs (SDF numbers, rated by the engine) through POST
  *    /api/switch/cdr, alternating batch by batch between summaries kept and not kept
@@ -28,6 +28,7 @@ import {
   SUMMARISE_DAILY,
   SUMMARISE_HOURLY,
 } from '../../apps/server/src/db/migrations/0019_cdr_summaries';
+import { SUMMARISE_DAILY_DETAIL } from '../../apps/server/src/db/migrations/0035_cdr_summaries_daily_detail';
 import { CdrIngest } from '../../apps/server/src/modules/cdr/ingest';
 import { configure, settled, startServer } from '../routing/setup';
 
@@ -84,7 +85,9 @@ async function run(label: string, databaseUrl: string | null) {
     await sql.raw(SUMMARISE_CDRS).execute(db);
     await sql.raw(SUMMARISE_HOURLY).execute(db);
     await sql.raw(SUMMARISE_DAILY).execute(db);
+    await sql.raw(SUMMARISE_DAILY_DETAIL).execute(db);
     await sql`ANALYZE cdr_summaries_daily`.execute(db);
+    await sql`ANALYZE cdr_summaries_daily_detail`.execute(db);
     await sql`ANALYZE cdr_summaries_hourly`.execute(db);
     await sql`ANALYZE cdrs`.execute(db);
     await sql`ANALYZE cdr_summaries`.execute(db);
@@ -97,6 +100,7 @@ async function run(label: string, databaseUrl: string | null) {
     const summaryRows = await count('cdr_summaries');
     const hourlyRows = await count('cdr_summaries_hourly');
     const dailyRows = await count('cdr_summaries_daily');
+    const dailyDetailRows = await count('cdr_summaries_daily_detail');
 
     const iso = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
     const report = async (group: string) => {
@@ -161,7 +165,9 @@ async function run(label: string, databaseUrl: string | null) {
       summary_rows: summaryRows,
       hourly_rows: hourlyRows,
       daily_rows: dailyRows,
+      daily_detail_rows: dailyDetailRows,
       report_by_code: await timed(() => report('code'), 5),
+      report_by_cause: await timed(() => report('release_cause'), 5),
       report_by_customer: await timed(() => report('customer'), 10),
       report_by_day: await timed(() => report('day'), 10),
       report_totals: await timed(() => report(''), 10),

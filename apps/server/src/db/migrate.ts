@@ -30,6 +30,7 @@ import * as m0030 from './migrations/0030_finance_extras';
 import * as m0032 from './migrations/0032_monitoring_live';
 import * as m0033 from './migrations/0033_stats_options';
 import * as m0034 from './migrations/0034_did_port_requests';
+import * as m0035 from './migrations/0035_cdr_summaries_daily_detail';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0032_monitoring_live': m0032,
   '0033_stats_options': m0033,
   '0034_did_port_requests': m0034,
+  '0035_cdr_summaries_daily_detail': m0035,
 };
 
 /** Every migration, in the order they apply. */

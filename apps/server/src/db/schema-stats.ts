@@ -89,6 +89,8 @@ export interface StatsTables {
   cdr_summaries: CdrSummariesTable;
   cdr_summaries_hourly: CdrSummariesHourlyTable;
   cdr_summaries_daily: CdrSummariesHourlyTable;
+  /** 0035: the 15-minute key per UTC day. */
+  cdr_summaries_daily_detail: CdrSummariesTable;
   report_schedules: ReportSchedulesTable;
   cdr_host_summaries: CdrSummariesHourlyTable & { source_ip: string; egress_host: string };
   scheduled_report_log: ScheduledReportLogTable;

@@ -198,12 +198,14 @@ describe('Tools > Rerate', () => {
     const sums = await sql<{ t: string; revenue: string; cost: string }>`
       SELECT 'cdrs' AS t, SUM(ingress_client_cost + short_call_charge)::text AS revenue, SUM(egress_cost)::text AS cost FROM cdrs
       UNION ALL SELECT 'fine', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries
-      UNION ALL SELECT 'daily', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries_daily`.execute(
+      UNION ALL SELECT 'daily', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries_daily
+      UNION ALL SELECT 'detail', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries_daily_detail`.execute(
       h.built.services.db,
     );
-    const [raw, fine, daily] = sums.rows.map((r) => [Number(r.revenue), Number(r.cost)]);
+    const [raw, fine, daily, detail] = sums.rows.map((r) => [Number(r.revenue), Number(r.cost)]);
     expect(fine).toEqual(raw);
     expect(daily).toEqual(raw);
+    expect(detail).toEqual(raw);
 
     const list = ok(
       await h.call<{ items: RerateRun[]; total: number }>('GET', '/api/tools/rerate/list', { token: admin }),

@@ -7,6 +7,7 @@ import {
   SUMMARISE_DAILY,
   SUMMARISE_HOURLY,
 } from '../../src/db/migrations/0019_cdr_summaries';
+import { SUMMARISE_DAILY_DETAIL } from '../../src/db/migrations/0035_cdr_summaries_daily_detail';
 import { addToSummaries, type SummaryCdr } from '../../src/modules/stats/summaries';
 import {
   denied,
@@ -156,6 +157,17 @@ describe('traffic summaries', () => {
     // the same in 15-minute rows only (a duration filter needs them): the same figures
     const fine = ok(await report(admin, { ...q, duration: 'non_zero' }));
     expect(fine.totals.revenue).toBe(r.totals.revenue);
+    // code, cause and duration questions read the daily detail rows (the 15-minute key per UTC
+    // day) for the whole day and 15-minute rows at the ends: each group still equals its CDRs
+    const byCode = ok(await report(admin, { ...q, group_by: 'code,release_cause' }));
+    expect(byCode.rows.length).toBeGreaterThan(2);
+    for (const row of byCode.rows)
+      expect(pick(row)).toEqual(
+        await rawSums(
+          sql`coalesce(egress_code, '') = ${row.code ?? ''} AND release_cause = ${row.release_cause!}`,
+        ),
+      );
+    expect(pick(fine.totals)).toEqual(await rawSums(sql`call_duration > 0`));
     // 10:00-10:15 only: ragged both ends of one hour
     const quarter = ok(await report(admin, { from: '2026-11-20 10:00', to: '2026-11-20 10:15' }));
     expect(quarter.totals.attempts).toBe((await rawSums(sql`start_time < '2026-11-20T10:15:00Z'`)).attempts);
@@ -251,7 +263,7 @@ describe('traffic summaries', () => {
     expect(ok(await report(admin, DAY)).totals).toEqual(before);
   });
 
-  it("both tables are exactly what migration 0019's statements make of the stored CDRs (as for CDRs stored before it)", async () => {
+  it("every summary table is exactly what the migrations' statements (0019, 0035) make of the stored CDRs (as for CDRs stored before it)", async () => {
     const KEY = sql`bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, egress_code,
       term_country, release_cause, release_side, non_zero, attempts, answered, non_zero_calls, ner_calls,
       short_calls, unpriced, duration, ingress_billed_time, egress_billed_time, revenue, cost, pdd_sum, pdd_calls`;
@@ -271,6 +283,11 @@ describe('traffic summaries', () => {
     let remade: unknown[] = [];
     let remadeHourly: unknown[] = [];
     let remadeDaily: unknown[] = [];
+    let remadeDetail: unknown[] = [];
+    const keptDetail =
+      await sql`SELECT ${KEY} FROM cdr_summaries_daily_detail WHERE attempts <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`.execute(
+        db(),
+      );
     const keptDaily =
       await sql`SELECT ${HOURLY} FROM cdr_summaries_daily WHERE attempts <> 0 ORDER BY 1, 2, 3, 4, 5, 6`.execute(
         db(),
@@ -293,6 +310,13 @@ describe('traffic summaries', () => {
         remadeDaily = (
           await sql`SELECT ${HOURLY} FROM cdr_summaries_daily ORDER BY 1, 2, 3, 4, 5, 6`.execute(trx)
         ).rows;
+        await sql`DELETE FROM cdr_summaries_daily_detail`.execute(trx);
+        await sql.raw(SUMMARISE_DAILY_DETAIL).execute(trx);
+        remadeDetail = (
+          await sql`SELECT ${KEY} FROM cdr_summaries_daily_detail ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`.execute(
+            trx,
+          )
+        ).rows;
         throw new Error('rollback');
       })
       .catch((e: Error) => {
@@ -303,6 +327,9 @@ describe('traffic summaries', () => {
     expect(keptHourly.rows.length).toBeLessThan(kept.rows.length);
     expect(remadeDaily).toEqual(keptDaily.rows);
     expect(keptDaily.rows.length).toBeLessThan(keptHourly.rows.length);
+    expect(remadeDetail).toEqual(keptDetail.rows);
+    expect(keptDetail.rows.length).toBeGreaterThan(keptDaily.rows.length);
+    expect(keptDetail.rows.length).toBeLessThan(kept.rows.length);
   });
 
   it('refuses a bad range or grouping with 110 naming the field', async () => {

@@ -226,12 +226,20 @@ const DAY = 86_400_000;
 const HOURLY_COLUMNS = `bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, term_country,
   attempts, answered, non_zero_calls, ner_calls, short_calls, unpriced, duration, ingress_billed_time,
   egress_billed_time, revenue, cost, pdd_sum, pdd_calls`;
+/** Every column of the 15-minute rows, which the daily detail rows share. */
+const DETAIL_COLUMNS = `bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, egress_code,
+  term_country, release_cause, release_side, non_zero, attempts, answered, non_zero_calls, ner_calls, short_calls,
+  unpriced, duration, ingress_billed_time, egress_billed_time, revenue, cost, pdd_sum, pdd_calls`;
 
 /**
- * The rows a report sums, as `s`: the 15-minute summaries, or, when the question needs nothing
- * finer than the roll-ups (no code, cause or duration filter or group), the daily rows for the
- * whole UTC days of the range (only when not grouped by day or hour: a UTC day is not a local
- * day), the hourly rows for the other whole hours and the 15-minute rows of the ragged ends.
+ * The rows a report sums, as `s`, so that it reads as few as its question allows:
+ * - when it needs nothing finer than the roll-ups (no code, cause or duration filter or group): the
+ *   daily rows for the whole UTC days of the range (only when not grouped by day or hour: a UTC day
+ *   is not a local day), the hourly rows for the other whole hours, the 15-minute rows of the
+ *   ragged ends;
+ * - otherwise, when not grouped by day or hour: the daily detail rows (the 15-minute key per UTC
+ *   day) for the whole UTC days, the 15-minute rows of the ragged ends;
+ * - otherwise the 15-minute rows.
  */
 export function sourceOf(
   q: Pick<Query, 'group_by' | 'code' | 'duration'>,
@@ -239,23 +247,35 @@ export function sourceOf(
 ): RawBuilder<unknown> {
   if (byHost(q)) return sql`cdr_host_summaries s`;
   const coarse = q.group_by.every((g) => HOURLY_GROUPS.includes(g)) && !q.code && q.duration === 'all';
+  const daily = !q.group_by.includes('day') && !q.group_by.includes('hour');
+  const t = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+  const part = (cols: RawBuilder<unknown>, table: string, from: number, to: number) =>
+    sql`SELECT ${cols} FROM ${sql.table(table)} WHERE bucket >= ${t(from)} AND bucket < ${t(to)}`;
+  if (!coarse) {
+    const dFrom = Math.ceil(range.from / DAY) * DAY;
+    const dTo = Math.floor(range.to / DAY) * DAY;
+    if (!daily || dTo <= dFrom) return sql`cdr_summaries s`;
+    const cols = sql.raw(DETAIL_COLUMNS);
+    const parts = [
+      part(cols, 'cdr_summaries', range.from, dFrom),
+      part(cols, 'cdr_summaries_daily_detail', dFrom, dTo),
+      part(cols, 'cdr_summaries', dTo, range.to),
+    ];
+    return sql`(${sql.join(parts, sql` UNION ALL `)}) s`;
+  }
   const hFrom = Math.ceil(range.from / HOUR) * HOUR;
   const hTo = Math.floor(range.to / HOUR) * HOUR;
-  if (!coarse || hTo <= hFrom) return sql`cdr_summaries s`;
-  const daily = !q.group_by.includes('day') && !q.group_by.includes('hour');
+  if (hTo <= hFrom) return sql`cdr_summaries s`;
   let dFrom = Math.ceil(hFrom / DAY) * DAY;
   let dTo = Math.floor(hTo / DAY) * DAY;
   if (!daily || dTo <= dFrom) dFrom = dTo = hTo; // no daily part: hours up to hTo
-  const t = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
   const cols = sql.raw(HOURLY_COLUMNS);
-  const part = (table: string, from: number, to: number) =>
-    sql`SELECT ${cols} FROM ${sql.table(table)} WHERE bucket >= ${t(from)} AND bucket < ${t(to)}`;
   const parts = [
-    part('cdr_summaries', range.from, hFrom),
-    part('cdr_summaries_hourly', hFrom, dFrom),
-    part('cdr_summaries_daily', dFrom, dTo),
-    part('cdr_summaries_hourly', dTo, hTo),
-    part('cdr_summaries', hTo, range.to),
+    part(cols, 'cdr_summaries', range.from, hFrom),
+    part(cols, 'cdr_summaries_hourly', hFrom, dFrom),
+    part(cols, 'cdr_summaries_daily', dFrom, dTo),
+    part(cols, 'cdr_summaries_hourly', dTo, hTo),
+    part(cols, 'cdr_summaries', hTo, range.to),
   ];
   return sql`(${sql.join(parts, sql` UNION ALL `)}) s`;
 }

@@ -202,30 +202,34 @@ const HOURLY_KEYS = [
   'term_country',
 ] as const;
 
-/** The 15-minute groups rolled up per `stepMs` (hour, day) and (customer, vendor, trunks, country), in key order. */
-export function rollUp(groups: readonly Group[], stepMs: number): Group[] {
+/**
+ * The 15-minute groups rolled up per `stepMs` (hour, day), in key order: by (customer, vendor,
+ * trunks, country) for the hourly and daily roll-ups, or, with `detail`, by the 15-minute groups'
+ * whole key (code, cause, side and non-zero too) for the daily detail table.
+ */
+export function rollUp(groups: readonly Group[], stepMs: number, detail = false): Group[] {
   const out = new Map<string, Group>();
   for (const g of groups) {
     const bucket = Math.floor(g.bucket / stepMs) * stepMs;
-    const key = [
+    const parts: (string | number)[] = [
       String(bucket).padStart(15, '0'),
       g.ingress_client_id,
       g.egress_client_id,
       g.ingress_trunk_id,
       g.egress_trunk_id,
-      g.term_country,
-    ].join('\u0000');
+    ];
+    if (detail)
+      parts.push(g.egress_code, g.term_country, g.release_cause, g.release_side, g.non_zero ? 1 : 0);
+    else parts.push(g.term_country);
+    const key = parts.join('\u0000');
     const h = out.get(key);
     if (h === undefined) {
-      out.set(key, {
-        ...g,
+      out.set(
         key,
-        bucket,
-        egress_code: '',
-        release_cause: 0,
-        release_side: '',
-        non_zero: false,
-      });
+        detail
+          ? { ...g, key, bucket }
+          : { ...g, key, bucket, egress_code: '', release_cause: 0, release_side: '', non_zero: false },
+      );
       continue;
     }
     for (const [c] of SUM_COLUMNS) {
@@ -263,8 +267,8 @@ async function upsert(
  * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
  * transaction: the CDR ingest calls it with the CDRs it stores, a rerate with -1 for the old
  * figures and +1 for the new ones, in the same transaction as the CDR rows change. One statement
- * per call: the rows are summed per summary key here, then the three tables (15-minute, hourly,
- * daily) are upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys in order.
+ * per call: the rows are summed per summary key here, then the tables (15-minute, hourly, daily,
+ * daily detail, hosts) are upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys in order.
  */
 export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
   if (rows.length === 0) return;
@@ -277,11 +281,16 @@ export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign:
   const hosts = aggregate(rows, sign, true);
   await yieldToLoop();
   const days = rollUp(hours, 86_400_000);
+  await yieldToLoop();
+  const detailDays = rollUp(groups, 86_400_000, true);
   const fine = await upsert('cdr_summaries', KEY_COLUMNS, groups);
   const hourly = await upsert('cdr_summaries_hourly', hourKeys, hours);
   const host = await upsert('cdr_host_summaries', HOST_KEY_COLUMNS, hosts);
+  const detail = await upsert('cdr_summaries_daily_detail', KEY_COLUMNS, detailDays);
   const daily = await upsert('cdr_summaries_daily', hourKeys, days);
-  await sql`WITH fine AS (${fine}), hourly AS (${hourly}), hosts AS (${host}) ${daily}`.execute(trx);
+  await sql`WITH fine AS (${fine}), hourly AS (${hourly}), hosts AS (${host}), detail AS (${detail}) ${daily}`.execute(
+    trx,
+  );
 }
 
 /** A CDR as the ingest stores it (the contract's CDR and its rating), for addToSummaries. */
