@@ -202,6 +202,16 @@ describe('traffic summaries', () => {
   it("groups by day and hour in the user's time zone", async () => {
     const utc = ok(await report(admin, { ...DAY, group_by: 'day', customer_ids: String(f.customer) }));
     expect(utc.rows.map((x) => x.day)).toEqual(['2026-11-20']);
+    // three UTC days: whole UTC days are local days here, so the daily rows answer
+    const days = ok(
+      await report(admin, {
+        from: '2026-11-19 00:00',
+        to: '2026-11-22 00:00',
+        group_by: 'day',
+        customer_ids: String(f.customer),
+      }),
+    );
+    expect(days.rows.map((x) => [x.day, x.attempts])).toEqual([['2026-11-20', 8]]);
     // +0800: the 20:30Z call is on the 21st; the range is 2026-11-20 08:00 to 2026-11-22 08:00 local
     const cn = ok(
       await report(admin, {

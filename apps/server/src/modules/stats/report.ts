@@ -234,20 +234,22 @@ const DETAIL_COLUMNS = `bucket, ingress_client_id, egress_client_id, ingress_tru
 /**
  * The rows a report sums, as `s`, so that it reads as few as its question allows:
  * - when it needs nothing finer than the roll-ups (no code, cause or duration filter or group): the
- *   daily rows for the whole UTC days of the range (only when not grouped by day or hour: a UTC day
- *   is not a local day), the hourly rows for the other whole hours, the 15-minute rows of the
+ *   daily rows for the whole UTC days of the range (not when grouped by hour, nor by day in a zone
+ *   other than UTC: a UTC day is not a local day), the hourly rows for the other whole hours, the 15-minute rows of the
  *   ragged ends;
- * - otherwise, when not grouped by day or hour: the daily detail rows (the 15-minute key per UTC
+ * - otherwise, on the same condition: the daily detail rows (the 15-minute key per UTC
  *   day) for the whole UTC days, the 15-minute rows of the ragged ends;
  * - otherwise the 15-minute rows.
  */
 export function sourceOf(
-  q: Pick<Query, 'group_by' | 'code' | 'duration'>,
+  q: Pick<Query, 'group_by' | 'code' | 'duration'> & { tz?: string },
   range: Range,
 ): RawBuilder<unknown> {
   if (byHost(q)) return sql`cdr_host_summaries s`;
   const coarse = q.group_by.every((g) => HOURLY_GROUPS.includes(g)) && !q.code && q.duration === 'all';
-  const daily = !q.group_by.includes('day') && !q.group_by.includes('hour');
+  // day rows serve day groups only where a local day is a UTC day (offset +0000)
+  const utcDays = q.tz === undefined || offsetMinutes(q.tz) === 0;
+  const daily = !q.group_by.includes('hour') && (utcDays || !q.group_by.includes('day'));
   const t = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
   const part = (cols: RawBuilder<unknown>, table: string, from: number, to: number) =>
     sql`SELECT ${cols} FROM ${sql.table(table)} WHERE bucket >= ${t(from)} AND bucket < ${t(to)}`;
