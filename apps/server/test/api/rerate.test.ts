@@ -3,6 +3,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rerateRunners } from '../../src/modules/cdr/rerate-routes';
 import { runRerate } from '../../src/modules/cdr/rerate';
+import type { Db } from '../../src/db/connection';
+import { SUMMARISE_CDRS } from '../../src/db/migrations/0019_cdr_summaries';
+import { SUMMARISE_DAILY_DETAIL } from '../../src/db/migrations/0035_cdr_summaries_daily_detail';
 import { cdrOf, sendCdrs } from './cdr-fixtures';
 import { denied, fails, invalid, makeRestrictedAdmin, ok, startHarness, type Harness } from './harness';
 import { lcrOverVendors, rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
@@ -99,6 +102,36 @@ async function apply(id: number): Promise<RerateRun> {
   return waitFor(id, ['applied', 'failed']);
 }
 
+/** The 15-minute and daily detail summaries equal what migrations 0019 and 0035 make of the stored CDRs. */
+async function summariesMatchCdrs(): Promise<void> {
+  const cols = sql`bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, egress_code,
+    term_country, release_cause, release_side, non_zero, attempts, answered, non_zero_calls, ner_calls,
+    short_calls, unpriced, duration, ingress_billed_time, egress_billed_time, revenue, cost, pdd_sum, pdd_calls`;
+  const read = async (d: Db, table: string) =>
+    (
+      await sql`SELECT ${cols} FROM ${sql.table(table)} WHERE attempts <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`.execute(
+        d,
+      )
+    ).rows;
+  const kept = [await read(db(), 'cdr_summaries'), await read(db(), 'cdr_summaries_daily_detail')];
+  let remade: unknown[][] = [];
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await sql`DELETE FROM cdr_summaries`.execute(trx);
+      await sql.raw(SUMMARISE_CDRS).execute(trx);
+      await sql`DELETE FROM cdr_summaries_daily_detail`.execute(trx);
+      await sql.raw(SUMMARISE_DAILY_DETAIL).execute(trx);
+      remade = [await read(trx, 'cdr_summaries'), await read(trx, 'cdr_summaries_daily_detail')];
+      throw new Error('rollback');
+    })
+    .catch((e: Error) => {
+      if (e.message !== 'rollback') throw e;
+    });
+  expect(kept[0]!.length).toBeGreaterThan(0);
+  expect(kept).toEqual(remade);
+}
+
 describe('Tools > Rerate', () => {
   it('previews the difference, applies it once through the ledger, prices unpriced CDRs; again changes nothing', async () => {
     // customer UK 0.05, US 0.02; vendor B UK 0.025, US 0.015; nobody prices 33
@@ -181,6 +214,10 @@ describe('Tools > Rerate', () => {
       .where('call_id', '=', batch[1]!.call_id as string)
       .executeTakeFirstOrThrow();
     expect(us.rerated).toBe(0);
+    // the rerate moved each CDR's figures from its old summary key to its new one (the unpriced CDR
+    // gained a code and country): the 15-minute and daily detail rows are what the migrations'
+    // statements make of the CDRs as they are now
+    await summariesMatchCdrs();
 
     // the same run applied again, and a new run at the same rates: nothing moves
     const again = ok(

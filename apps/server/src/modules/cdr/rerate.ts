@@ -18,7 +18,7 @@ import type { Services } from '../../services';
 import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances } from './ledger';
-import { addToSummaries, type SummaryCdr } from '../stats/summaries';
+import { changeSummaries, ratedSummary, type SummaryCall, type SummaryCdr } from '../stats/summaries';
 
 /** CDRs per chunk: one transaction each (CDR updates, ledger rows, the run's cursor). */
 export const RERATE_CHUNK = 5_000;
@@ -75,6 +75,14 @@ interface StoredCdr {
   egress_billed_time: number;
   egress_cost: string;
   unpriced_reason: string | null;
+  /** The call's own fields the traffic summaries key and sum (not changed by a rerate). */
+  answer_time: Date | null;
+  release_cause: number;
+  q850_cause: number | null;
+  release_side: string;
+  pdd: number;
+  source_ip: string;
+  egress_host: string | null;
 }
 
 const SELECT = sql.raw(`cdr_id::text AS cdr_id, call_id, start_time::text AS start_key,
@@ -84,7 +92,8 @@ const SELECT = sql.raw(`cdr_id::text AS cdr_id, call_id, start_time::text AS sta
   ingress_rate_column, ingress_jurisdiction, ingress_billed_time, ingress_client_cost::text AS ingress_client_cost,
   short_call_charge::text AS short_call_charge, egress_rate_table_id, egress_code, egress_code_name, term_country,
   egress_rate::text AS egress_rate, egress_setup_fee::text AS egress_setup_fee, egress_rate_column,
-  egress_jurisdiction, egress_billed_time, egress_cost::text AS egress_cost, unpriced_reason`);
+  egress_jurisdiction, egress_billed_time, egress_cost::text AS egress_cost, unpriced_reason,
+  answer_time, release_cause, q850_cause, release_side, pdd, source_ip, egress_host`);
 
 /** The run's chunk number moved on under us: another worker runs it. */
 class ChunkTaken extends Error {}
@@ -499,30 +508,63 @@ async function apply(
     .execute();
 }
 
-/** The changed CDRs as stored now, with the columns the traffic summaries key and sum. */
-async function summaryRows(
-  trx: Db,
-  list: readonly (readonly [StoredCdr, CdrRating])[],
-): Promise<SummaryCdr[]> {
-  const ids = list.map(([c]) => c.cdr_id);
-  const r = await sql<SummaryCdr>`
-    SELECT start_time, answer_time, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id,
-      egress_code, term_country, release_cause, q850_cause, release_side, call_duration, pdd,
-      ingress_billed_time, egress_billed_time, ingress_client_cost::text AS ingress_client_cost,
-      short_call_charge::text AS short_call_charge, egress_cost::text AS egress_cost, unpriced_reason,
-      source_ip, egress_host
-    FROM cdrs WHERE cdr_id = ANY(${ids}::int8[])`.execute(trx);
-  return r.rows;
+/** A stored CDR's call fields, as the traffic summaries take them. */
+function callOf(c: StoredCdr): SummaryCall {
+  return {
+    start_time: new Date(c.start_ms),
+    answer_time: c.answer_time,
+    ingress_trunk_id: c.ingress_trunk_id,
+    egress_trunk_id: c.egress_trunk_id,
+    release_cause: c.release_cause,
+    q850_cause: c.q850_cause,
+    release_side: c.release_side,
+    call_duration: c.call_duration,
+    pdd: c.pdd,
+    source_ip: c.source_ip,
+    egress_host: c.egress_host,
+  };
+}
+
+/** A stored CDR's summary figures as it was rated (field by field: a spread of a driver row is slow). */
+function storedSummary(c: StoredCdr): SummaryCdr {
+  return {
+    start_time: new Date(c.start_ms),
+    answer_time: c.answer_time,
+    ingress_client_id: c.ingress_client_id,
+    egress_client_id: c.egress_client_id,
+    ingress_trunk_id: c.ingress_trunk_id,
+    egress_trunk_id: c.egress_trunk_id,
+    egress_code: c.egress_code,
+    term_country: c.term_country,
+    release_cause: c.release_cause,
+    q850_cause: c.q850_cause,
+    release_side: c.release_side,
+    call_duration: c.call_duration,
+    pdd: c.pdd,
+    ingress_billed_time: c.ingress_billed_time,
+    egress_billed_time: c.egress_billed_time,
+    ingress_client_cost: c.ingress_client_cost,
+    short_call_charge: c.short_call_charge,
+    egress_cost: c.egress_cost,
+    unpriced_reason: c.unpriced_reason,
+    source_ip: c.source_ip,
+    egress_host: c.egress_host,
+  };
 }
 
 /**
  * Writes the new rated fields of the changed CDRs of a chunk (one UPDATE ... FROM unnest), and moves
- * the traffic summaries with them in the same transaction: the old figures out (-1), the new in (+1).
+ * the traffic summaries with them in the same transaction, in one statement: each CDR's figures as
+ * stored out (-1), as rerated in (+1); a CDR whose key did not change nets to its money's difference.
  */
 async function rewriteCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {
-  await addToSummaries(trx, await summaryRows(trx, list), -1);
+  const before = await mapInSlices(list, ([c]) => storedSummary(c));
+  const after = await mapInSlices(list, ([c, r]) => ratedSummary(callOf(c), r));
+  await changeSummaries(trx, [
+    [before, -1],
+    [after, 1],
+  ]);
   await updateCdrs(trx, list);
-  await addToSummaries(trx, await summaryRows(trx, list), 1);
 }
 
 async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {

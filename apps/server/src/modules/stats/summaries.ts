@@ -11,7 +11,7 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { arrayLiterals, type ArrayItem } from '../../db/arrays';
-import { yieldToLoop } from '../../event-loop';
+import { SLICE_ITEMS, yieldToLoop } from '../../event-loop';
 
 /**
  * What the summaries need of a CDR: the columns of a `cdrs` row (so a rerate can pass the rows it
@@ -78,12 +78,29 @@ const ms = (t: Date | string) => (typeof t === 'string' ? Date.parse(t) : t.getT
 const micros = (v: string | Micros) => (typeof v === 'string' ? parseMoney(v) : v);
 
 /**
- * The batch's figures summed per summary key, in key order (so concurrent batches lock rows in one
- * order). `hosts`: per the host summaries' key instead (customer, vendor, trunks, country, ingress
- * and egress host; no code, cause or non-zero).
+ * The figures of signed sets of CDR rows summed per summary key, in key order (so concurrent batches
+ * lock rows in one order). `hosts`: per the host summaries' key instead (customer, vendor, trunks,
+ * country, ingress and egress host; no code, cause or non-zero).
  */
-export function aggregate(rows: readonly SummaryCdr[], sign: 1 | -1, hosts = false): Group[] {
+export async function aggregate(parts: readonly SignedRows[], hosts = false): Promise<Group[]> {
   const groups = new Map<string, Group>();
+  for (const [rows, sign] of parts)
+    for (let i = 0; i < rows.length; i += SLICE_ITEMS) {
+      addGroups(groups, rows.slice(i, i + SLICE_ITEMS), sign, hosts);
+      await yieldToLoop();
+    }
+  return [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** CDR rows to add (1) to the summaries or take out (-1). */
+export type SignedRows = readonly [rows: readonly SummaryCdr[], sign: 1 | -1];
+
+function addGroups(
+  groups: Map<string, Group>,
+  rows: readonly SummaryCdr[],
+  sign: 1 | -1,
+  hosts: boolean,
+): void {
   const s = BigInt(sign);
   for (const r of rows) {
     const bucket = intervalOf(ms(r.start_time));
@@ -151,7 +168,6 @@ export function aggregate(rows: readonly SummaryCdr[], sign: 1 | -1, hosts = fal
     g.pdd_sum += sign * r.pdd;
     if (r.pdd > 0) g.pdd_calls += sign;
   }
-  return [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 const KEY_COLUMNS = [
@@ -265,21 +281,28 @@ async function upsert(
 
 /**
  * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
- * transaction: the CDR ingest calls it with the CDRs it stores, a rerate with -1 for the old
- * figures and +1 for the new ones, in the same transaction as the CDR rows change. One statement
- * per call: the rows are summed per summary key here, then the tables (15-minute, hourly, daily,
- * daily detail, hosts) are upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys in order.
+ * transaction: the CDR ingest calls it with the CDRs it stores. See changeSummaries.
  */
 export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
-  if (rows.length === 0) return;
+  await changeSummaries(trx, [[rows, sign]]);
+}
+
+/**
+ * Moves the traffic summaries by signed sets of CDR rows, inside the caller's transaction: a rerate
+ * passes the old rows with -1 and the rewritten ones with +1, in the transaction that rewrites them,
+ * and a CDR whose key did not change nets to its money's difference in one row. One statement per
+ * call: the rows are summed per summary key here, then the tables (15-minute, hourly, daily, daily
+ * detail, hosts) are upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys
+ * in order.
+ */
+export async function changeSummaries(trx: Db, parts: readonly SignedRows[]): Promise<void> {
+  if (parts.every(([rows]) => rows.length === 0)) return;
   // Each step yields to the event loop (a batch of 10,000 CDRs is tens of milliseconds of sums).
-  const groups = aggregate(rows, sign);
-  await yieldToLoop();
+  const groups = await aggregate(parts);
   const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
   const hours = rollUp(groups, 3_600_000);
   await yieldToLoop();
-  const hosts = aggregate(rows, sign, true);
-  await yieldToLoop();
+  const hosts = await aggregate(parts, true);
   const days = rollUp(hours, 86_400_000);
   await yieldToLoop();
   const detailDays = rollUp(groups, 86_400_000, true);
@@ -293,29 +316,54 @@ export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign:
   );
 }
 
-/** A CDR as the ingest stores it (the contract's CDR and its rating), for addToSummaries. */
-export function summaryOf(c: CdrIn, r: CdrRating): SummaryCdr {
+/** What a call's summary row takes from the call itself (not from its rating). */
+export interface SummaryCall {
+  start_time: Date | string;
+  answer_time: Date | string | null;
+  ingress_trunk_id: number;
+  egress_trunk_id: number | null;
+  release_cause: number;
+  q850_cause: number | null;
+  release_side: string;
+  call_duration: number;
+  pdd: number;
+  source_ip: string;
+  egress_host: string | null;
+}
+
+/** A call as rated by `r`, for the summaries (the ingest's new CDRs, the rerate's rewritten ones). */
+export function ratedSummary(c: SummaryCall, r: CdrRating): SummaryCdr {
   return {
-    start_time: c.start_time,
-    answer_time: c.answer_time,
+    ...c,
     ingress_client_id: r.ingress.carrier_id,
     egress_client_id: r.egress?.carrier_id ?? null,
-    ingress_trunk_id: c.ingress_trunk_id,
-    egress_trunk_id: c.egress_trunk_id,
     egress_code: r.egress?.code ?? null,
     term_country: r.egress?.country ?? null,
-    release_cause: c.release_cause,
-    q850_cause: c.q850_cause ?? null,
-    release_side: c.release_side,
-    call_duration: c.duration,
-    pdd: c.pdd_ms,
     ingress_billed_time: r.ingress.billed_seconds,
     egress_billed_time: r.egress?.billed_seconds ?? 0,
     ingress_client_cost: r.ingress.cost,
     short_call_charge: r.short_call_charge,
     egress_cost: r.cost,
     unpriced_reason: r.unpriced,
-    source_ip: c.source_ip,
-    egress_host: c.egress_host ?? null,
   };
+}
+
+/** A CDR as the ingest stores it (the contract's CDR and its rating), for addToSummaries. */
+export function summaryOf(c: CdrIn, r: CdrRating): SummaryCdr {
+  return ratedSummary(
+    {
+      start_time: c.start_time,
+      answer_time: c.answer_time,
+      ingress_trunk_id: c.ingress_trunk_id,
+      egress_trunk_id: c.egress_trunk_id,
+      release_cause: c.release_cause,
+      q850_cause: c.q850_cause ?? null,
+      release_side: c.release_side,
+      call_duration: c.duration,
+      pdd: c.pdd_ms,
+      source_ip: c.source_ip,
+      egress_host: c.egress_host ?? null,
+    },
+    r,
+  );
 }
