@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CdrPartitions } from '../../src/modules/cdr/partitions';
+import { sql } from 'kysely';
+import { analyzeStaleDays, CdrPartitions, partitionName } from '../../src/modules/cdr/partitions';
 import { ok, startHarness, type Harness } from './harness';
 
 /** The recurring job cdr.partitions: partitions ahead, days past cdr_retention_days dropped. */
@@ -91,5 +92,31 @@ describe('cdr.partitions (daily 01:00 UTC)', () => {
     await partitions().ensure([old]);
     expect((await runJob()).status).toBe('finished');
     expect(await days()).toContain(old);
+  });
+});
+
+describe('planner statistics of fresh days (analyzeStaleDays)', () => {
+  it('analyses a day filled since its last analysis, once, and leaves analysed days alone', async () => {
+    const day = today() - 3 * DAY;
+    await partitions().ensure([day, day + DAY]);
+    const db = h.built.services.db;
+    // 3,000 CDRs on the day, none on the next: as after a bulk ingest autovacuum has not seen yet
+    await sql`
+      INSERT INTO cdrs (cdr_id, batch_id, call_id, attempt, is_final_attempt, start_time, end_time, call_duration, pdd,
+        ingress_trunk_id, source_ip, ani, dnis, release_cause, release_side)
+      SELECT 900000000 + g, 'b', 'c' || g, 1, true, ${new Date(day).toISOString()}::timestamptz + g * interval '1 second',
+        ${new Date(day).toISOString()}::timestamptz + g * interval '1 second', 0, 0, 1, '10.0.0.1', '1', '2', 486, 'T'
+      FROM generate_series(1, 3000) g`.execute(db);
+    const stats = async () =>
+      (
+        await sql<{ n: string | null }>`SELECT last_analyze::text AS n FROM pg_stat_user_tables
+          WHERE relname = ${partitionName(day)}`.execute(db)
+      ).rows[0]?.n ?? null;
+    expect(await stats()).toBeNull();
+    await sleep(1200); // the insert's counts reach pg_stat_user_tables (flushed at most once a second)
+    const first = await analyzeStaleDays(db, day, day + 2 * DAY);
+    expect(first).toContain(partitionName(day));
+    expect(await stats()).not.toBeNull();
+    expect(await analyzeStaleDays(db, day, day + 2 * DAY)).toEqual([]);
   });
 });

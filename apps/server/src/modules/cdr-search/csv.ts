@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { csvCell, type CdrFieldDef, type CdrFilter, type CdrRow } from '@tandem/contract';
 import type { Db } from '../../db/connection';
-import { chosenFields, searchPage } from './search';
+import { analyzeStaleDays } from '../cdr/partitions';
+import { chosenFields, searchPage, utcInstant } from './search';
 import type { CdrViewer } from './viewer';
 
 /** Rows read per keyset step while writing a CSV. */
@@ -19,6 +20,9 @@ export async function* iterateCdrs(
   defs: readonly CdrFieldDef[],
   user: CdrViewer,
 ): AsyncGenerator<CdrRow[]> {
+  // fresh days may have no planner statistics yet: each keyset step would read the rest of the day
+  if (filter.start && filter.end)
+    await analyzeStaleDays(db, utcInstant(filter.start).getTime(), utcInstant(filter.end).getTime());
   let after: string | undefined;
   for (;;) {
     const page = await searchPage(

@@ -15,6 +15,30 @@ export const partitionName = (dayMs: number): string =>
 /** The UTC day (epoch ms of its midnight) of an instant. */
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 
+/**
+ * Brings the planner's statistics up to date on the day partitions of [fromMs, toMs) that were never
+ * analysed (an empty one costs a millisecond) or changed by more than a tenth since (autovacuum lags behind a bulk ingest: a day just
+ * filled can have none). Without them PostgreSQL guessed a 5,000-row keyset step over a million
+ * fresh CDRs as 645 rows, read the rest of the day and sorted it for every step (a rerate's chunks
+ * became quadratic: 326 ms a step instead of 6). Returns the partitions analysed.
+ */
+export async function analyzeStaleDays(db: Db, fromMs: number, toMs: number): Promise<string[]> {
+  const names: string[] = [];
+  for (let d = dayOf(fromMs); d < toMs; d += DAY_MS) names.push(partitionName(d));
+  if (names.length === 0 || names.length > 400) return [];
+  // reltuples < 0: never analysed nor vacuumed (immediate, unlike the activity counters, which
+  // reach pg_stat_user_tables up to a second after a commit)
+  const r = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+    WHERE c.relname = ANY(${names}::text[]) AND c.relkind = 'r'
+      AND (c.reltuples < 0 OR (s.n_mod_since_analyze > 1000 AND s.n_mod_since_analyze > s.n_live_tup / 10))`.execute(
+    db,
+  );
+  const stale = r.rows.map((x) => x.name).filter((n) => /^cdrs_\d{8}$/.test(n));
+  for (const name of stale) await sql.raw(`ANALYZE ${name}`).execute(db);
+  return stale;
+}
+
 export class CdrPartitions {
   private readonly known = new Set<number>();
   private loaded = false;

@@ -18,6 +18,7 @@ import type { Services } from '../../services';
 import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances } from './ledger';
+import { analyzeStaleDays } from './partitions';
 import { changeSummaries, ratedSummary, type SummaryCall, type SummaryCdr } from '../stats/summaries';
 
 /** CDRs per chunk: one transaction each (CDR updates, ledger rows, the run's cursor). */
@@ -297,6 +298,8 @@ export async function runRerate(deps: RerateDeps, runId: number, progress?: Rera
   try {
     const snapshot = await snapshotOf(deps);
     const filter = run.filter as RerateFilter;
+    // fresh days may have no planner statistics yet: each keyset chunk would read the rest of the day
+    await analyzeStaleDays(s.db, Date.parse(filter.start_time), Date.parse(filter.end_time));
     if (run.state === 'previewing') await preview(deps, runId, filter, snapshot, progress);
     else
       await apply(
@@ -525,30 +528,20 @@ function callOf(c: StoredCdr): SummaryCall {
   };
 }
 
-/** A stored CDR's summary figures as it was rated (field by field: a spread of a driver row is slow). */
+/** A stored CDR's summary figures as it was rated (named fields: spreading a driver row is slow). */
 function storedSummary(c: StoredCdr): SummaryCdr {
   return {
-    start_time: new Date(c.start_ms),
-    answer_time: c.answer_time,
+    ...callOf(c),
     ingress_client_id: c.ingress_client_id,
     egress_client_id: c.egress_client_id,
-    ingress_trunk_id: c.ingress_trunk_id,
-    egress_trunk_id: c.egress_trunk_id,
     egress_code: c.egress_code,
     term_country: c.term_country,
-    release_cause: c.release_cause,
-    q850_cause: c.q850_cause,
-    release_side: c.release_side,
-    call_duration: c.call_duration,
-    pdd: c.pdd,
     ingress_billed_time: c.ingress_billed_time,
     egress_billed_time: c.egress_billed_time,
     ingress_client_cost: c.ingress_client_cost,
     short_call_charge: c.short_call_charge,
     egress_cost: c.egress_cost,
     unpriced_reason: c.unpriced_reason,
-    source_ip: c.source_ip,
-    egress_host: c.egress_host,
   };
 }
 
