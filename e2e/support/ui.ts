@@ -88,6 +88,16 @@ export async function enterAs(
   await open(page, path);
   // A new context loads the whole app; on a busy two-core machine that took over 10 s at times.
   await expect(page.getByTestId('frame-header')).toBeVisible({ timeout: opts.timeout ?? 30_000 });
+  // Entered means settled: the page the address names is the one on screen (the app's first
+  // navigation can commit after the header shows; a click made before it was undone by it).
+  await page.waitForFunction(
+    () => {
+      const shown = document.documentElement.dataset.path;
+      return shown !== undefined && location.hash.replace(/^#/, '').split('?')[0] === shown;
+    },
+    null,
+    { timeout: opts.timeout ?? 30_000 },
+  );
 }
 
 export const enterAsAdmin = (page: Page, path: string) =>
