@@ -13,7 +13,8 @@ import {
   type Harness,
 } from './harness';
 import { cdrOf, sendCdrs } from './cdr-fixtures';
-import { lcrOverVendors, rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
+import type { Fixture } from './routing-fixtures';
+import { pickTotals, rawTotals, statsWorld } from './stats-fixtures';
 import { refreshTrunkQos } from '../../src/modules/routing/qos';
 import { queueDueSchedules } from '../../src/modules/stats/reports';
 
@@ -58,29 +59,9 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
 }
 
 /** The same question of the raw CDRs started since `sinceMs` (the truth). */
-async function raw(sinceMs: number, where = sql`true`) {
-  const r = await sql<Record<string, string>>`
-    SELECT count(*)::text AS attempts, count(answer_time)::text AS answered,
-      coalesce(sum(call_duration), 0)::text AS duration,
-      coalesce(sum(ingress_client_cost + short_call_charge), 0)::text AS revenue,
-      coalesce(sum(egress_cost), 0)::text AS cost
-    FROM cdrs WHERE start_time >= ${new Date(sinceMs)} AND ${where}`.execute(db());
-  const x = r.rows[0]!;
-  return {
-    attempts: Number(x.attempts),
-    answered: Number(x.answered),
-    duration: Number(x.duration),
-    revenue: Number(x.revenue).toFixed(6),
-    cost: Number(x.cost).toFixed(6),
-  };
-}
-const pick = (t: Report['totals']) => ({
-  attempts: t.attempts,
-  answered: t.answered,
-  duration: t.duration,
-  revenue: t.revenue,
-  cost: t.cost,
-});
+const raw = (sinceMs: number, where = sql`true`) =>
+  rawTotals(db(), sql`start_time >= ${new Date(sinceMs)} AND ${where}`);
+const pick = pickTotals;
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -89,13 +70,7 @@ beforeAll(async () => {
     SMTP_PORT: String(smtp.port),
     SMTP_FROM: 'noc@tandem.test',
   });
-  admin = await h.setupAdmin();
-  key = await switchKey(h, admin);
-  f = await termination(h);
-  await lcrOverVendors(h, f);
-  g = await termination(h, '2');
-  await lcrOverVendors(h, g, '2');
-  await rebuildAfter(h, admin);
+  ({ admin, key, f, g } = await statsWorld(h));
   ok(
     await sendCdrs(h, key, 'd-1', [
       cdrOf(f, { duration: 60, start: ago(5) }),

@@ -14,7 +14,8 @@ import {
   type Harness,
 } from './harness';
 import { cdrOf, sendCdrs } from './cdr-fixtures';
-import { lcrOverVendors, rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
+import type { Fixture } from './routing-fixtures';
+import { pickTotals, rawTotals, statsWorld } from './stats-fixtures';
 import { queueDueSchedules } from '../../src/modules/stats/reports';
 import { SUMMARISE_HOSTS } from '../../src/db/migrations/0027_report_schedules';
 
@@ -50,31 +51,12 @@ async function until<T>(what: string, f: () => Promise<T | null | undefined | fa
   }
 }
 
-async function rawSums(where = sql`true`) {
-  const r = await sql<Record<string, string>>`
-    SELECT count(*)::text AS attempts, count(answer_time)::text AS answered,
-      coalesce(sum(call_duration), 0)::text AS duration,
-      coalesce(sum(ingress_client_cost + short_call_charge), 0)::text AS revenue,
-      coalesce(sum(egress_cost), 0)::text AS cost
-    FROM cdrs WHERE start_time >= '2026-11-20T00:00:00Z' AND start_time < '2026-11-21T00:00:00Z' AND ${where}`.execute(
+const rawSums = (where = sql`true`) =>
+  rawTotals(
     db(),
+    sql`start_time >= '2026-11-20T00:00:00Z' AND start_time < '2026-11-21T00:00:00Z' AND ${where}`,
   );
-  const x = r.rows[0]!;
-  return {
-    attempts: Number(x.attempts),
-    answered: Number(x.answered),
-    duration: Number(x.duration),
-    revenue: Number(x.revenue).toFixed(6),
-    cost: Number(x.cost).toFixed(6),
-  };
-}
-const pick = (t: Report['totals']) => ({
-  attempts: t.attempts,
-  answered: t.answered,
-  duration: t.duration,
-  revenue: t.revenue,
-  cost: t.cost,
-});
+const pick = pickTotals;
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -83,13 +65,7 @@ beforeAll(async () => {
     SMTP_PORT: String(smtp.port),
     SMTP_FROM: 'noc@tandem.test',
   });
-  admin = await h.setupAdmin();
-  key = await switchKey(h, admin);
-  f = await termination(h);
-  await lcrOverVendors(h, f);
-  g = await termination(h, '2');
-  await lcrOverVendors(h, g, '2');
-  await rebuildAfter(h, admin);
+  ({ admin, key, f, g } = await statsWorld(h));
   ok(
     await sendCdrs(h, key, 'r-1', [
       cdrOf(f, { duration: 60, start: '2026-11-20T10:00:00Z' }),

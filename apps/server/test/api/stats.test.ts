@@ -20,7 +20,8 @@ import {
   type Harness,
 } from './harness';
 import { cdrOf, sendCdrs } from './cdr-fixtures';
-import { lcrOverVendors, rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
+import type { Fixture } from './routing-fixtures';
+import { pickTotals, rawTotals, statsWorld } from './stats-fixtures';
 
 type Report = z.output<typeof api.stats.summaryReport>;
 type Dashboard = z.output<typeof api.stats.dashboard>;
@@ -35,48 +36,14 @@ const db = () => h.built.services.db;
 const report = (token: string, q: Record<string, string>) =>
   h.call<Report>('GET', `/api/stats/summary?${new URLSearchParams(q).toString()}`, { token });
 
-/** The same question asked of the raw CDRs (the truth the summaries must match). */
-async function rawSums(where = sql`true`) {
-  const r = await sql<Record<string, string>>`
-    SELECT count(*)::text AS attempts, count(answer_time)::text AS answered,
-      count(*) FILTER (WHERE call_duration > 0)::text AS non_zero,
-      coalesce(sum(call_duration), 0)::text AS duration,
-      coalesce(sum(ingress_billed_time), 0)::text AS billed,
-      coalesce(sum(ingress_client_cost + short_call_charge), 0)::text AS revenue,
-      coalesce(sum(egress_cost), 0)::text AS cost
-    FROM cdrs WHERE ${where}`.execute(db());
-  const x = r.rows[0]!;
-  return {
-    attempts: Number(x.attempts),
-    answered: Number(x.answered),
-    non_zero: Number(x.non_zero),
-    duration: Number(x.duration),
-    billed_time: Number(x.billed),
-    revenue: Number(x.revenue).toFixed(6),
-    cost: Number(x.cost).toFixed(6),
-  };
-}
-const pick = (t: Report['totals']) => ({
-  attempts: t.attempts,
-  answered: t.answered,
-  non_zero: t.non_zero,
-  duration: t.duration,
-  billed_time: t.billed_time,
-  revenue: t.revenue,
-  cost: t.cost,
-});
+const rawSums = (where = sql`true`) => rawTotals(db(), where);
+const pick = pickTotals;
 
 const DAY = { from: '2026-11-20 00:00', to: '2026-11-21 00:00' };
 
 beforeAll(async () => {
   h = await startHarness();
-  admin = await h.setupAdmin();
-  key = await switchKey(h, admin);
-  f = await termination(h);
-  await lcrOverVendors(h, f);
-  g = await termination(h, '2');
-  await lcrOverVendors(h, g, '2');
-  await rebuildAfter(h, admin);
+  ({ admin, key, f, g } = await statsWorld(h));
   // Customer 1: two intervals, UK and US, answered, zero, short, busy, network failure; vendor B (1) and A (0).
   ok(
     await sendCdrs(h, key, 's-1', [
