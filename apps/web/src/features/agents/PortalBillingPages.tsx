@@ -137,7 +137,7 @@ export function PortalInvoicesPage() {
           { key: 'due_date', title: t('billing.dueDate'), dataIndex: 'due_date' },
           {
             key: 'state',
-            title: t('billing.status'),
+            title: t('common.status'),
             render: (_, r) =>
               r.status === 'voided' ? t('billing.statuses.voided') : <PayStatusTag status={r.pay_status} />,
           },
@@ -225,7 +225,7 @@ export function PortalPaymentsPage() {
           },
           {
             key: 'status',
-            title: t('billing.status'),
+            title: t('common.status'),
             render: (_, r) => t(`billing.paymentStatuses.${r.status}`),
           },
         ]}

@@ -67,7 +67,7 @@ export default function AutoInvoicePage() {
           { key: 'generate_at', title: t('billing.generateAt'), dataIndex: 'generate_at' },
           {
             key: 'started',
-            title: t('billing.status'),
+            title: t('common.status'),
             render: (_, r) => (
               <Tag color={r.started ? 'green' : 'default'} data-testid="auto-state">
                 {t(r.started ? 'billing.started' : 'billing.stopped')}

@@ -127,7 +127,7 @@ export default function ExtraChargesPage() {
         />
         <Select
           allowClear
-          placeholder={t('finx.status')}
+          placeholder={t('common.status')}
           value={f.status}
           onChange={(v?: string) => ls.setFilter('status', v ?? null)}
           style={{ width: 150 }}
@@ -169,7 +169,7 @@ export default function ExtraChargesPage() {
           { key: 'end_date', title: t('finx.endDate'), render: (_, r) => r.end_date ?? '' },
           {
             key: 'status',
-            title: t('finx.status'),
+            title: t('common.status'),
             render: (_, r) => (
               <Tag
                 color={r.status === 'active' ? 'green' : r.status === 'stopped' ? 'red' : undefined}
@@ -245,7 +245,7 @@ function Occurrences({ charge }: { charge: ExtraChargeRow }) {
         },
         {
           key: 'status',
-          title: t('finx.status'),
+          title: t('common.status'),
           render: (_, r) => (
             <span data-testid="occurrence-status">{t(`finx.occurrenceStatuses.${r.status}`)}</span>
           ),

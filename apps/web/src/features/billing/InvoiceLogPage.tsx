@@ -26,7 +26,7 @@ export default function InvoiceLogPage() {
       <Space style={{ marginBottom: 12 }}>
         <Select
           allowClear
-          placeholder={t('billing.status')}
+          placeholder={t('common.status')}
           value={f.status}
           style={{ width: 160 }}
           onChange={(v?: string) => ls.setFilter('status', v ?? null)}
@@ -51,7 +51,7 @@ export default function InvoiceLogPage() {
           { key: 'action', title: t('billing.action'), dataIndex: 'action' },
           {
             key: 'status',
-            title: t('billing.status'),
+            title: t('common.status'),
             render: (_, r) => t(`billing.logStatuses.${r.status}`),
           },
           { key: 'message', title: t('billing.message'), dataIndex: 'message' },

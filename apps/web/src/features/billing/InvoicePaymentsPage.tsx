@@ -71,7 +71,7 @@ export default function InvoicePaymentsPage() {
         <Descriptions.Item label={t('billing.due')}>
           <span data-testid="invoice-due">{f(d.due)}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('billing.status')}>
+        <Descriptions.Item label={t('common.status')}>
           <span data-testid="invoice-state">
             {d.status === 'voided' ? t('billing.statuses.voided') : <PayStatusTag status={d.pay_status} />}
           </span>
@@ -100,7 +100,7 @@ export default function InvoicePaymentsPage() {
           { key: 'note', title: t('billing.note'), dataIndex: 'note' },
           {
             key: 'status',
-            title: t('billing.status'),
+            title: t('common.status'),
             render: (_, r) => t(`billing.statuses.${r.status === 'canceled' ? 'voided' : 'normal'}`),
           },
           { key: 'created_by', title: t('billing.by'), dataIndex: 'created_by' },
@@ -118,7 +118,7 @@ export default function InvoicePaymentsPage() {
                     flash(t('billing.done'));
                   }}
                 >
-                  {t('billing.delete')}
+                  {t('common.delete')}
                 </Button>
               ),
           },

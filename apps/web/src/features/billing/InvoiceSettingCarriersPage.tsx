@@ -40,7 +40,7 @@ export default function InvoiceSettingCarriersPage() {
             flash(t('billing.assigned', { count: r.assigned }));
           }}
         >
-          {t('billing.save')}
+          {t('common.save')}
         </Button>
       </div>
       <Table

@@ -114,7 +114,7 @@ export default function InvoicesPage() {
         )}
         <Select
           allowClear
-          placeholder={t('billing.status')}
+          placeholder={t('common.status')}
           value={f.status}
           onChange={(v?: string) => ls.setFilter('status', v ?? null)}
           style={{ width: 140 }}
@@ -189,7 +189,7 @@ export default function InvoicesPage() {
           { key: 'due_date', title: t('billing.dueDate'), dataIndex: 'due_date', sorter: true },
           {
             key: 'state',
-            title: t('billing.status'),
+            title: t('common.status'),
             render: (_, r) => (
               <span data-testid="state">
                 {r.status === 'voided' ? (
@@ -276,7 +276,7 @@ export default function InvoicesPage() {
                           onClick={() => void act(r, 'delete')}
                           data-testid="delete"
                         >
-                          {t('billing.delete')}
+                          {t('common.delete')}
                         </Button>
                       </>
                     )}

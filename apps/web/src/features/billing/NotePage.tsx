@@ -86,7 +86,7 @@ export default function NotePage({ kind }: { kind: 'credit' | 'debit' }) {
           loading={create.isPending}
           data-testid="note-save"
         >
-          {t('billing.save')}
+          {t('common.save')}
         </Button>
       </Form>
     </div>

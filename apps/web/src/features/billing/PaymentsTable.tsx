@@ -65,7 +65,7 @@ export function PaymentsTable({
         { key: 'note', title: t('billing.note'), dataIndex: 'note' },
         {
           key: 'status',
-          title: t('billing.status'),
+          title: t('common.status'),
           render: (_, r) => t(`billing.paymentStatuses.${r.status}`),
         },
         ...(admin

@@ -90,7 +90,7 @@ export default function VendorInvoiceDetailPage() {
       </div>
       <Card style={{ marginBottom: 16 }}>
         <Descriptions size="small" column={3} bordered>
-          <Descriptions.Item label={t('finx.status')}>
+          <Descriptions.Item label={t('common.status')}>
             <VendorStatusTag status={r.status} />
           </Descriptions.Item>
           <Descriptions.Item label={t('finx.invoiceDate')}>{r.invoice_date}</Descriptions.Item>
@@ -267,7 +267,7 @@ export default function VendorInvoiceDetailPage() {
                 })()
               }
             >
-              {t('finx.delete')}
+              {t('common.delete')}
             </Button>
           )}
         </Space>

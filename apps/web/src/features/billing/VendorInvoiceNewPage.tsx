@@ -113,7 +113,7 @@ export default function VendorInvoiceNewPage() {
           <Input.TextArea rows={2} maxLength={500} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={create.isPending} data-testid="vi-save">
-          {t('finx.save')}
+          {t('common.save')}
         </Button>
       </Form>
     </div>

@@ -67,7 +67,7 @@ export default function VendorInvoicesPage() {
         />
         <Select
           allowClear
-          placeholder={t('finx.status')}
+          placeholder={t('common.status')}
           value={f.status}
           onChange={(v?: string) => ls.setFilter('status', v ?? null)}
           style={{ width: 150 }}
@@ -143,7 +143,11 @@ export default function VendorInvoicesPage() {
             align: 'right',
             render: (_, r) => `${r.minutes ?? '–'} / ${r.our_minutes}`,
           },
-          { key: 'status', title: t('finx.status'), render: (_, r) => <VendorStatusTag status={r.status} /> },
+          {
+            key: 'status',
+            title: t('common.status'),
+            render: (_, r) => <VendorStatusTag status={r.status} />,
+          },
         ]}
       />
     </div>

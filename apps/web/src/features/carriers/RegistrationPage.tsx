@@ -129,12 +129,12 @@ export default function RegistrationPage() {
       resource={resourceOf(t)}
       extraActions={(r) => (
         <>
-          <Tooltip title={t('carriers.details')}>
+          <Tooltip title={t('common.details')}>
             <Button
               size="small"
               type="text"
               icon={<EyeOutlined />}
-              aria-label={t('carriers.details')}
+              aria-label={t('common.details')}
               onClick={() => navigate(`/termination/registration/user_description/${r.client_id}`)}
               data-testid={`details-${r.client_id}`}
             />

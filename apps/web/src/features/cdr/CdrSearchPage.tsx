@@ -413,7 +413,7 @@ export default function CdrSearchPage(props: { did?: boolean } = {}) {
                 form.resetFields();
               }}
             >
-              {t('cdr.reset')}
+              {t('common.reset')}
             </Button>
           </Space>
         </Form.Item>

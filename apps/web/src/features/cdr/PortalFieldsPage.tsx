@@ -81,7 +81,7 @@ export default function PortalFieldsPage() {
       extra={
         <Space>
           <Button disabled={!dirty} onClick={() => load(rows)}>
-            {t('cdr.reset')}
+            {t('common.reset')}
           </Button>
           <Button
             type="primary"

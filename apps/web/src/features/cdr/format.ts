@@ -4,6 +4,6 @@ import type { CdrRow } from '@tandem/contract';
 export function formatCdrValue(v: CdrRow[string], type: string, t: (k: string) => string): string {
   if (v === null || v === undefined || v === '') return '—';
   if (type === 'time' && typeof v === 'string') return v.slice(0, 19).replace('T', ' ');
-  if (type === 'bool') return v ? t('cdr.yes') : t('cdr.no');
+  if (type === 'bool') return v ? t('common.yes') : t('common.no');
   return String(v);
 }

@@ -94,7 +94,7 @@ const columns = (t: (k: string) => string, admin: boolean) => [
   { key: 'requested_date', title: t('didx.requestedDate'), dataIndex: 'requested_date', sorter: true },
   {
     key: 'status',
-    title: t('didx.status'),
+    title: t('common.status'),
     render: (_: unknown, r: PortRequestRow) => <PortStatusTag status={r.status} />,
   },
   {
@@ -249,7 +249,7 @@ export function PortRequestsPage() {
       <Space wrap style={{ marginBottom: 12 }}>
         <Select
           allowClear
-          placeholder={t('didx.status')}
+          placeholder={t('common.status')}
           value={f.status}
           onChange={(v?: string) => ls.setFilter('status', v ?? null)}
           style={{ width: 170 }}
@@ -361,16 +361,16 @@ export function PortalTrunksPage() {
           {
             key: 'hosts',
             title: t('didx.hosts'),
-            render: (_, r) => <span data-testid="trunk-hosts">{r.hosts.join(', ') || t('didx.none')}</span>,
+            render: (_, r) => <span data-testid="trunk-hosts">{r.hosts.join(', ') || t('common.none')}</span>,
           },
           { key: 'media', title: t('didx.mediaType'), render: (_, r) => t(`did.mediaTypes.${r.media_type}`) },
-          { key: 't38', title: t('didx.t38'), render: (_, r) => (r.t38 ? t('didx.yes') : t('didx.no')) },
+          { key: 't38', title: t('didx.t38'), render: (_, r) => (r.t38 ? t('common.yes') : t('common.no')) },
           { key: 'prefix', title: t('didx.techPrefix'), render: (_, r) => r.tech_prefix || '–' },
           { key: 'limit', title: t('didx.callLimit'), render: (_, r) => r.call_limit ?? '–' },
           {
             key: 'active',
-            title: t('didx.active'),
-            render: (_, r) => (r.is_active ? t('didx.yes') : t('didx.no')),
+            title: t('common.active'),
+            render: (_, r) => (r.is_active ? t('common.yes') : t('common.no')),
           },
           { key: 'dids', title: t('didx.dids'), dataIndex: 'did_count', align: 'right' },
         ]}

@@ -169,9 +169,9 @@ export default function RepositoryPage() {
         <Button disabled={!selected.length} onClick={() => run('unassign')} data-testid="unassign">
           {t('did.unassign')}
         </Button>
-        <Popconfirm title={t('did.delete')} onConfirm={() => run('delete')} disabled={!selected.length}>
+        <Popconfirm title={t('common.delete')} onConfirm={() => run('delete')} disabled={!selected.length}>
           <Button danger disabled={!selected.length} data-testid="delete">
-            {t('did.delete')}
+            {t('common.delete')}
           </Button>
         </Popconfirm>
       </Space>

@@ -205,7 +205,7 @@ export function ImportLogPage() {
       { key: 'inserted', title: 'did.inserted' },
       { key: 'updated', title: 'did.updated' },
       { key: 'ignored', title: 'did.ignored' },
-      { key: 'status', title: 'did.status' },
+      { key: 'status', title: 'common.status' },
       { key: 'user_name', title: 'did.user' },
     ],
   };
@@ -216,7 +216,7 @@ export function ImportLogPage() {
         onChange={(k) => setTab(k as 'upload' | 'delete')}
         items={[
           { key: 'upload', label: t('did.uploads') },
-          { key: 'delete', label: t('did.deletes') },
+          { key: 'delete', label: t('common.delete') },
         ]}
       />
       <ResourceList key={tab} resource={resource} />

@@ -89,7 +89,7 @@ export default function WizardPage() {
             <Form.Item name="vendor_mode">
               <Radio.Group
                 options={[
-                  { value: 'new', label: t('did.createNew') },
+                  { value: 'new', label: t('common.new') },
                   { value: 'existing', label: t('did.existing') },
                 ]}
               />
@@ -145,7 +145,7 @@ export default function WizardPage() {
             <Form.Item name="client_mode">
               <Radio.Group
                 options={[
-                  { value: 'new', label: t('did.createNew') },
+                  { value: 'new', label: t('common.new') },
                   { value: 'existing', label: t('did.existing') },
                 ]}
               />
@@ -174,7 +174,7 @@ export default function WizardPage() {
             {step > 0 && <Button onClick={() => setStep(step - 1)}>{t('did.back')}</Button>}
             {step < 2 && (
               <Button type="primary" onClick={() => setStep(step + 1)} data-testid="wizard-next">
-                {t('did.next')}
+                {t('common.next')}
               </Button>
             )}
             {step === 2 && (

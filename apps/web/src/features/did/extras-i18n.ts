@@ -41,7 +41,6 @@ const en = {
   requestedDate: 'Requested date',
   note: 'Note',
   operatorNote: 'Operator note',
-  status: 'Status',
   statuses: {
     requested: 'Requested',
     in_progress: 'In progress',
@@ -72,11 +71,7 @@ const en = {
   t38: 'T.38',
   techPrefix: 'Tech prefix',
   callLimit: 'Call limit',
-  active: 'Active',
   dids: 'DIDs',
-  yes: 'Yes',
-  no: 'No',
-  none: 'None',
 };
 type Tr = { [K in keyof typeof en]: (typeof en)[K] extends string ? string : Record<string, string> };
 
@@ -120,7 +115,6 @@ const de: Tr = {
   requestedDate: 'Gewünschtes Datum',
   note: 'Notiz',
   operatorNote: 'Notiz des Betreibers',
-  status: 'Status',
   statuses: {
     requested: 'Beantragt',
     in_progress: 'In Bearbeitung',
@@ -155,11 +149,7 @@ const de: Tr = {
   t38: 'T.38',
   techPrefix: 'Tech-Präfix',
   callLimit: 'Anruflimit',
-  active: 'Aktiv',
   dids: 'DIDs',
-  yes: 'Ja',
-  no: 'Nein',
-  none: 'Keine',
 };
 
 const ch: Tr = {
@@ -201,7 +191,6 @@ const ch: Tr = {
   requestedDate: '期望日期',
   note: '备注',
   operatorNote: '运营方备注',
-  status: '状态',
   statuses: {
     requested: '已申请',
     in_progress: '处理中',
@@ -232,11 +221,7 @@ const ch: Tr = {
   t38: 'T.38',
   techPrefix: '技术前缀',
   callLimit: '呼叫限制',
-  active: '启用',
   dids: 'DID 数',
-  yes: '是',
-  no: '否',
-  none: '无',
 };
 
 registerTranslations('didx', { en, ch, de });

@@ -41,7 +41,7 @@ const resource: ListResource<Row> = {
     { key: 'user_name', title: 'jobs.startedBy' },
     {
       key: 'status',
-      title: 'jobs.status',
+      title: 'common.status',
       render: (r, t) => (
         <>
           <JobStatusTag status={r.status} t={t} />
@@ -65,7 +65,7 @@ const resource: ListResource<Row> = {
   filters: [
     {
       name: 'status',
-      title: 'jobs.status',
+      title: 'common.status',
       kind: 'select',
       options: api.jobs.JOB_STATUSES.map((s) => ({ value: s, label: s })),
     },

@@ -28,7 +28,7 @@ const resource: ListResource<Row> = {
     { key: 'kind', title: 'jobs.kind', sortable: true },
     {
       key: 'status',
-      title: 'jobs.status',
+      title: 'common.status',
       sortable: true,
       render: (r, t) => <JobStatusTag status={r.status} t={t} />,
     },
@@ -71,7 +71,7 @@ const resource: ListResource<Row> = {
     { name: 'kind', title: 'jobs.kind', kind: 'text' },
     {
       name: 'status',
-      title: 'jobs.status',
+      title: 'common.status',
       kind: 'select',
       options: api.jobs.JOB_STATUSES.map((s) => ({ value: s, label: s })),
     },

@@ -5,7 +5,6 @@ const en = {
   exportLog: 'Export Log',
   id: 'ID',
   kind: 'Job',
-  status: 'Status',
   statuses: {
     pending: 'Pending',
     running: 'Running',
@@ -47,7 +46,6 @@ const ch: typeof en = {
   exportLog: '导出日志',
   id: '编号',
   kind: '任务',
-  status: '状态',
   statuses: {
     pending: '等待中',
     running: '运行中',
@@ -89,7 +87,6 @@ const de: typeof en = {
   exportLog: 'Exportprotokoll',
   id: 'ID',
   kind: 'Auftrag',
-  status: 'Status',
   statuses: {
     pending: 'Wartend',
     running: 'Läuft',

@@ -95,7 +95,7 @@ export default function RulesPage() {
       kind="rule"
       resource={resource}
       logPath="log"
-      rowLink={{ label: 'monitoring.details', path: (r) => `details/${r.id}` }}
+      rowLink={{ label: 'common.details', path: (r) => `details/${r.id}` }}
     />
   );
 }

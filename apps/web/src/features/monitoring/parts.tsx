@@ -129,7 +129,7 @@ function blockResource(kind: 'fraud' | 'rule', ruleId?: number): ListResource<Bl
       },
       {
         key: 'active',
-        title: 'monitoring.status',
+        title: 'common.status',
         csv: (r) => (r.active ? 'active' : (r.lift_reason ?? 'expired')),
         render: (r, t) =>
           r.active ? (

@@ -39,7 +39,7 @@ const resource: ListResource<Row> = {
     { key: 'fee', title: 'onlinePayment.fee' },
     {
       key: 'status',
-      title: 'onlinePayment.status',
+      title: 'common.status',
       sortable: true,
       render: (r, t) => (
         <Tooltip title={r.error || undefined}>
@@ -65,7 +65,7 @@ const resource: ListResource<Row> = {
     },
     {
       name: 'status',
-      title: 'onlinePayment.status',
+      title: 'common.status',
       kind: 'select',
       options: api.onlinePayment.PAYMENT_STATUSES.map((s) => ({
         value: s,

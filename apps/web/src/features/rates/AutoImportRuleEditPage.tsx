@@ -59,7 +59,7 @@ export default function AutoImportRuleEditPage() {
                 ],
               },
               { name: 'email_subject', label: 'rates.emailSubject', kind: 'text' },
-              { name: 'is_active', label: 'rates.active', kind: 'switch' },
+              { name: 'is_active', label: 'common.active', kind: 'switch' },
             ],
           },
         ],

@@ -27,7 +27,7 @@ const resource = crudListResource<Row>(api.rates.autoImportRule, {
       render: (r, t) => r.template_name ?? t('common.useNoTemplate'),
     },
     { key: 'email_subject', title: 'rates.emailSubject' },
-    { key: 'is_active', title: 'rates.active', render: (r, t) => <ActiveTag active={r.is_active} t={t} /> },
+    { key: 'is_active', title: 'common.active', render: (r, t) => <ActiveTag active={r.is_active} t={t} /> },
     {
       key: 'last_import_at',
       title: 'rates.lastImport',

@@ -49,7 +49,7 @@ export default function RateImportLogPage() {
       <Space style={{ marginBottom: 12 }}>
         <Select
           allowClear
-          placeholder={t('rates.status')}
+          placeholder={t('common.status')}
           value={ls.filters.status}
           onChange={(v?: string) => ls.setFilter('status', v ?? null)}
           style={{ width: 180 }}
@@ -96,7 +96,7 @@ export default function RateImportLogPage() {
           },
           {
             key: 'status',
-            title: t('rates.status'),
+            title: t('common.status'),
             render: (_, r) => (
               <Tag color={STATUS_COLOR[r.status]} data-testid={`import-status-${r.id}`}>
                 {r.status === 'Insert new rate' ? `${r.status} ${r.progress}%` : r.status}

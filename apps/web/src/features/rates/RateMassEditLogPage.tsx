@@ -54,7 +54,7 @@ export default function RateMassEditLogPage() {
           },
           { key: 'rate_table_name', title: t('rates.rateTable'), dataIndex: 'rate_table_name', sorter: true },
           { key: 'user_name', title: t('rates.user'), dataIndex: 'user_name' },
-          { key: 'filter', title: t('rates.filter'), render: (_, r) => filterText(r.filter) },
+          { key: 'filter', title: t('common.filter'), render: (_, r) => filterText(r.filter) },
           { key: 'actions', title: t('rates.actions'), render: (_, r) => describe(r.actions) },
           {
             key: 'affected_rows',

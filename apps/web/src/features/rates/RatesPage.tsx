@@ -303,7 +303,7 @@ export default function RatesPage() {
             onClick={() => void download('csv')}
             data-testid="rates-export-csv"
           >
-            {t('rates.exportCsv')}
+            {t('common.exportCsv')}
           </Button>
           <Button
             icon={<DownloadOutlined />}

@@ -118,7 +118,7 @@ export default function ReratePage() {
         mode="multiple"
         allowClear
         optionFilterProp="label"
-        placeholder={t('rerate.all')}
+        placeholder={t('common.all')}
         options={options}
         data-testid={`rerate-${name}`}
       />

@@ -131,7 +131,7 @@ export default function RerateRunPage() {
   const canApply = r && (r.state === 'previewed' || (r.state === 'failed' && r.apply_started_at !== null));
   const f = r?.filter;
   const ids = (list: number[], name: (id: number) => string) =>
-    list.length ? list.map(name).join(', ') : t('rerate.all');
+    list.length ? list.map(name).join(', ') : t('common.all');
 
   return (
     <div>
@@ -183,7 +183,7 @@ export default function RerateRunPage() {
             <Descriptions.Item label={t('rerate.egressTrunks')}>
               {ids(f.egress_trunk_ids, (x) => lk.egress.find((o) => o.value === x)?.label ?? `#${x}`)}
             </Descriptions.Item>
-            <Descriptions.Item label={t('rerate.code')}>{f.code || t('rerate.all')}</Descriptions.Item>
+            <Descriptions.Item label={t('rerate.code')}>{f.code || t('common.all')}</Descriptions.Item>
             <Descriptions.Item label={t('rerate.unpricedOnly')}>
               {f.unpriced_only ? '✓' : '—'}
             </Descriptions.Item>

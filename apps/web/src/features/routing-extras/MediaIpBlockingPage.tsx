@@ -23,7 +23,7 @@ function mediaIpResource(site: MediaIpSiteName) {
       { key: 'ip', title: 'routingx.ip', sortable: true, render: (r) => <code>{r.ip}</code> },
       {
         key: 'expired',
-        title: 'routingx.status',
+        title: 'common.status',
         csv: (r) => (r.expired ? 'expired' : 'active'),
         render: (r, t) => (
           <Tag color={r.expired ? 'default' : 'red'}>
@@ -45,7 +45,7 @@ function mediaIpResource(site: MediaIpSiteName) {
       { name: 'ip', title: 'routingx.ip', kind: 'text' },
       {
         name: 'status',
-        title: 'routingx.status',
+        title: 'common.status',
         kind: 'select',
         options: [
           { value: 'active', label: 'routingx.statuses.active' },

@@ -148,7 +148,7 @@ function TerminationSimulation() {
             </Col>
             <Col xs={12} md={5}>
               <Form.Item name="lrn" label={t('routing.sim.lrn')}>
-                <Input placeholder={t('routing.optional')} data-testid="sim-lrn" />
+                <Input placeholder={t('common.optional')} data-testid="sim-lrn" />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
@@ -163,19 +163,19 @@ function TerminationSimulation() {
             </Col>
             <Col xs={12} md={4}>
               <Form.Item name="ocn" label={t('routing.sim.ocn')}>
-                <Input placeholder={t('routing.optional')} maxLength={16} data-testid="sim-ocn" />
+                <Input placeholder={t('common.optional')} maxLength={16} data-testid="sim-ocn" />
               </Form.Item>
             </Col>
             <Col xs={12} md={8}>
               <Form.Item name="origid" label={t('routing.sim.origid')}>
-                <Input placeholder={t('routing.optional')} maxLength={64} data-testid="sim-origid" />
+                <Input placeholder={t('common.optional')} maxLength={64} data-testid="sim-origid" />
               </Form.Item>
             </Col>
             <Col xs={12} md={4}>
               <Form.Item name="attestation" label={t('routing.sim.attestation')}>
                 <Select
                   allowClear
-                  placeholder={t('routing.optional')}
+                  placeholder={t('common.optional')}
                   options={['A', 'B', 'C'].map((a) => ({ value: a, label: a }))}
                   data-testid="sim-attestation"
                 />

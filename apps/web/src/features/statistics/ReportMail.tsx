@@ -144,7 +144,7 @@ export function ReportMailButtons({
             <Input data-testid="schedule-to" />
           </Form.Item>
           <Button type="primary" htmlType="submit" data-testid="schedule-save">
-            {t('reports.save')}
+            {t('common.save')}
           </Button>
         </Form>
       </Modal>

@@ -42,7 +42,7 @@ function useResources(tz: string) {
       { key: 'to', title: 'reports.recipients', render: (r) => r.to.join(', '), csv: (r) => r.to.join(' ') },
       {
         key: 'status',
-        title: 'reports.status',
+        title: 'common.status',
         sortable: true,
         render: (r, t) => <Tag color={STATUS_COLOR[r.status]}>{t(`reports.statuses.${r.status}`)}</Tag>,
       },
@@ -62,7 +62,7 @@ function useResources(tz: string) {
     filters: [
       {
         name: 'status',
-        title: 'reports.status',
+        title: 'common.status',
         kind: 'select',
         options: (['pending', 'sent', 'failed'] as const).map((s) => ({ value: s, label: s })),
       },
@@ -88,9 +88,9 @@ function useResources(tz: string) {
       { key: 'owner', title: 'reports.owner' },
       {
         key: 'active',
-        title: 'reports.active',
+        title: 'common.active',
         render: (r, t) =>
-          r.active ? <Tag color="green">{t('reports.active')}</Tag> : <Tag>{t('reports.pause')}</Tag>,
+          r.active ? <Tag color="green">{t('common.active')}</Tag> : <Tag>{t('reports.pause')}</Tag>,
       },
       {
         key: 'next_run_at',

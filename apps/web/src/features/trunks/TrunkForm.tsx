@@ -157,7 +157,7 @@ function DigitalMapField({ maps }: { maps: { id: number; name: string }[] | unde
           allowClear
           showSearch
           optionFilterProp="label"
-          placeholder={t('trunks.digitalMapNone')}
+          placeholder={t('common.none')}
           options={items(maps)}
           style={{ maxWidth: 420 }}
           data-testid="field-digital_map_id"

@@ -114,7 +114,6 @@ const en = {
   techPrefix: 'Tech prefix',
   rateTable: 'Rate table',
   digitalMap: 'Digital map',
-  digitalMapNone: 'None',
   digitalMapHelp:
     'A map of Routing > Digital Maps applied to this trunk’s numbers (ingress: before pricing and routing; egress: to the numbers sent). A trunk uses at most one map.',
   openDigitalMap: 'Open map',
@@ -285,7 +284,6 @@ const de: Dict = {
   techPrefix: 'Tech-Präfix',
   rateTable: 'Tariftabelle',
   digitalMap: 'Ziffernzuordnung',
-  digitalMapNone: 'Keine',
   digitalMapHelp:
     'Eine Zuordnung aus Routing > Ziffernzuordnungen, angewandt auf die Nummern dieses Trunks (Eingang: vor Tarifierung und Routing; Ausgang: auf die gesendeten Nummern). Ein Trunk verwendet höchstens eine Zuordnung.',
   openDigitalMap: 'Zuordnung öffnen',
@@ -447,7 +445,6 @@ const ch: Dict = {
   techPrefix: '技术前缀',
   rateTable: '费率表',
   digitalMap: '数字映射',
-  digitalMapNone: '无',
   digitalMapHelp:
     '路由 > 数字映射中的映射，作用于此中继的号码（入向：计费和路由之前；出向：发送的号码）。每个中继最多使用一个映射。',
   openDigitalMap: '打开映射',
