@@ -27,6 +27,13 @@ interface Phase {
   routeFailed: number;
   health: number[];
   healthFailed: number;
+  /** The first waits over SLOW_MS: [ms into the phase, wait, what], to line up with the server's work. */
+  slow: [number, number, string][];
+}
+const SLOW_MS = 100;
+function note(phase: Phase, t0: number, wait: number, what: string): void {
+  if (wait > SLOW_MS && phase.slow.length < 20)
+    phase.slow.push([Math.round(t0 - phase.started), Math.round(wait), what]);
 }
 const phases: Phase[] = [];
 let current: Phase | null = null;
@@ -59,7 +66,9 @@ async function routeWorker(offset: number): Promise<void> {
     const t0 = performance.now();
     const good = await request(routeAgent, 'POST', '/switch/route', bodies[n % bodies.length]);
     if (!phase) continue;
-    phase.route.push(performance.now() - t0);
+    const wait = performance.now() - t0;
+    phase.route.push(wait);
+    note(phase, t0, wait, 'route');
     if (!good) phase.routeFailed++;
   }
 }
@@ -70,7 +79,9 @@ async function pinger(): Promise<void> {
     const t0 = performance.now();
     const good = await request(pingAgent, 'GET', '/health');
     if (phase) {
-      phase.health.push(performance.now() - t0);
+      const wait = performance.now() - t0;
+      phase.health.push(wait);
+      note(phase, t0, wait, 'health');
       if (!good) phase.healthFailed++;
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -102,6 +113,7 @@ function summary(p: Phase) {
       p99_ms: r1(pct(health, 0.99)),
       max_ms: r1(health[health.length - 1] ?? 0),
     },
+    slow: p.slow,
   };
 }
 
@@ -119,6 +131,7 @@ lines.on('line', (line) => {
       routeFailed: 0,
       health: [],
       healthFailed: 0,
+      slow: [],
     };
     phases.push(current);
     return;

@@ -26,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { CdrPartitions, dayOf } from '../../apps/server/src/modules/cdr/partitions';
@@ -66,6 +67,7 @@ interface PhaseResult {
   seconds: number;
   route: { calls: number; failed: number; rps: number; p50_ms: number; p99_ms: number; max_ms: number };
   health: { pings: number; failed: number; p99_ms: number; max_ms: number };
+  slow: [number, number, string][];
 }
 
 async function run(label: string, databaseUrl: string | null, deck: string) {
@@ -108,21 +110,33 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     probe.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<void>((resolve) => probe.on('exit', () => resolve()));
     const began = performance.now();
+    // The server's own event-loop delay per phase (it runs in this process): tells a stall of the
+    // server's thread from a probe that waited because the machine's two cores were taken.
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
+    const serverMaxMs: Record<string, number> = {};
+    let current = '';
     const phase = (name: string) => {
       // Where a long run is (stderr), and the probe's phase mark.
       console.error(`[${label} +${((performance.now() - began) / 1000).toFixed(1)} s] ${name}`);
       probe.stdin.write(`phase ${name}\n`);
+      if (current) serverMaxMs[current] = Math.round(loopDelay.max / 1e5) / 10;
+      loopDelay.reset();
+      current = name;
     };
 
     /** CDR ingest, a 1M-CDR export and a rerate, each its own phase. */
     async function cdrPhases(version: number) {
       const db = built.services.db;
+      // Making the bodies holds this process (the server's) for a while: not a phase's figure.
+      phase('between');
       const batches = cdrBatches(
         sdf.map((d) => d.code),
         await benchTrunks(db),
         CDR_DAY,
         CDRS,
       ).map((b) => JSON.stringify(b));
+      await sleep(200); // the delay of that block is recorded when the loop turns: in 'between'
       phase('cdr-ingest');
       const i0 = performance.now();
       for (const body of batches) {
@@ -283,6 +297,8 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     }
     const snapshotMs = Math.round(performance.now() - t1);
     const cdr = PHASES.has('cdr') ? await cdrPhases(full.version) : null;
+    serverMaxMs[current] = Math.round(loopDelay.max / 1e5) / 10;
+    loopDelay.disable();
     probe.stdin.write('stop\n');
 
     await exited;
@@ -311,6 +327,7 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
         ...p,
         route_rate_vs_baseline: Math.round((p.route.rps / Math.max(1, baseline.route.rps)) * 100) / 100,
         worst_wait_ms: Math.max(p.route.max_ms, p.health.max_ms),
+        server_loop_delay_max_ms: serverMaxMs[p.phase] ?? null,
         meets_target:
           p.phase === 'baseline'
             ? null

@@ -69,19 +69,27 @@ export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
  * a dotted field path; null when there is none. Cheap: one regex test per string.
  */
 export function controlCharField(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return CONTROL_CHARS.test(value) ? path || '_' : null;
+  const at = controlCharPath(value);
+  if (at === null) return null;
+  const full = path ? [path, ...at] : at;
+  return full.length ? full.join('.') : '_';
+}
+
+/** The path of controlCharField as its parts, made only on a find (a CDR batch has 250,000 strings). */
+function controlCharPath(value: unknown): (string | number)[] | null {
+  if (typeof value === 'string') return CONTROL_CHARS.test(value) ? [] : null;
   if (value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const f = controlCharField(value[i], path ? `${path}.${i}` : String(i));
-      if (f) return f;
+      const at = controlCharPath(value[i]);
+      if (at) return (at.unshift(i), at);
     }
     return null;
   }
   for (const k of Object.keys(value)) {
-    if (CONTROL_CHARS.test(k)) return path || '_';
-    const f = controlCharField((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k);
-    if (f) return f;
+    if (CONTROL_CHARS.test(k)) return [];
+    const at = controlCharPath((value as Record<string, unknown>)[k]);
+    if (at) return (at.unshift(k), at);
   }
   return null;
 }

@@ -146,11 +146,13 @@ export function checkInputRules(endpoint: Endpoint): void {
 /** Text of any input (params, query, body) may not hold NUL or other control characters. */
 export function refuseControlChars(value: unknown): void {
   const field = controlCharField(value);
-  if (field)
-    throw new AppError(ErrorCode.validation, 'validationFailed', [], 400, {
-      [field]: { key: 'controlCharacter', params: [field === '_' ? 'request body' : field] },
-    });
+  if (field) throw controlCharError(field);
 }
+
+const controlCharError = (field: string) =>
+  new AppError(ErrorCode.validation, 'validationFailed', [], 400, {
+    [field]: { key: 'controlCharacter', params: [field === '_' ? 'request body' : field] },
+  });
 
 function parse(schema: z.ZodType | undefined, value: unknown): unknown {
   if (!schema) return undefined;
@@ -172,9 +174,18 @@ async function parseSliced(schema: z.ZodType | undefined, value: unknown): Promi
   const { field, items, maximum } = long;
   // Too many items: the plain check (it names the length rule); no slicing of a refused body.
   if (items.length > maximum) return parse(schema, value);
-  // Control characters first, on the whole body (the field named with the item's own index).
-  refuseControlChars(value);
   const whole = value as Record<string, unknown>;
+  // Control characters first, as refuseControlChars on the whole body: the other fields, then the
+  // items slice by slice (the field named with the item's own index).
+  refuseControlChars({ ...whole, [field]: [] });
+  for (let start = 0; start < items.length; start += SLICE_ITEMS) {
+    if (start > 0) await yieldToLoop();
+    const at = controlCharField(items.slice(start, start + SLICE_ITEMS));
+    if (at) {
+      const [index, ...rest] = at.split('.');
+      throw controlCharError([field, Number(index) + start, ...rest].join('.'));
+    }
+  }
   const issues: z.core.$ZodIssue[] = [];
   const out: unknown[] = [];
   let rest: Record<string, unknown> = {};

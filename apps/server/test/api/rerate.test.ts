@@ -295,7 +295,8 @@ describe('Tools > Rerate', () => {
     const run = await preview(range);
     expect(run.preview).toMatchObject({ cdrs: 7, changed: 7 });
 
-    const deps = { ...runner().deps, chunk: 3 };
+    // chunks of 3 read in pages of 2: a chunk is more than one query (readChunk)
+    const deps = { ...runner().deps, chunk: 3, readPage: 2 };
     await db()
       .updateTable('rerate_runs')
       .set({ state: 'applying', applied_by: 'admin', apply_started_at: new Date() })

@@ -172,11 +172,7 @@ export class CdrIngest {
 
     if (stored.length > 0) await insertCdrs(trx, batchId, cdrs, ratings, stored, cdrIds);
     if (CdrIngest.keepSummaries)
-      await addToSummaries(
-        trx,
-        stored.map((i) => summaryOf(cdrs[i]!, ratings[i]!)),
-        1,
-      );
+      await addToSummaries(trx, await mapInSlices(stored, (i) => summaryOf(cdrs[i]!, ratings[i]!)), 1);
 
     // Ledger: per carrier and side, the batch's usage (customer pays revenue, vendor is owed cost).
     const usage = new Map<string, BalanceChange & { amount: Micros; cdr_count: number }>();

@@ -10,6 +10,7 @@ import { decide, type FailoverTable, type RoutingDecision, type TrunkHostConfig 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError, invalidField } from '../../http/errors';
+import { callPathAsked } from '../../event-loop';
 import { checkInputRules, implement, refuseControlChars, registeredEndpoints } from '../../http/register';
 import type { Services } from '../../services';
 import type { LiveState } from './live-state';
@@ -43,6 +44,7 @@ export function registerSwitchApi(
     method: 'POST',
     url: '/api' + endpoint.path,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      callPathAsked();
       const ok = s.switchKeys.accepts(req.headers['x-switch-key']);
       if (!(ok === true || (ok !== false && (await ok))))
         throw new AppError(ErrorCode.forbidden, 'switchKeyInvalid', [], 401);

@@ -333,18 +333,30 @@ export interface SummaryCall {
 
 /** A call as rated by `r`, for the summaries (the ingest's new CDRs, the rerate's rewritten ones). */
 export function ratedSummary(c: SummaryCall, r: CdrRating): SummaryCdr {
+  // Every field named (no spread of `c`): a batch makes 10,000 of these, and a literal of one
+  // shape is several times faster to build than a spread.
   return {
-    ...c,
+    start_time: c.start_time,
+    answer_time: c.answer_time,
     ingress_client_id: r.ingress.carrier_id,
     egress_client_id: r.egress?.carrier_id ?? null,
+    ingress_trunk_id: c.ingress_trunk_id,
+    egress_trunk_id: c.egress_trunk_id,
     egress_code: r.egress?.code ?? null,
     term_country: r.egress?.country ?? null,
+    release_cause: c.release_cause,
+    q850_cause: c.q850_cause,
+    release_side: c.release_side,
+    call_duration: c.call_duration,
+    pdd: c.pdd,
     ingress_billed_time: r.ingress.billed_seconds,
     egress_billed_time: r.egress?.billed_seconds ?? 0,
     ingress_client_cost: r.ingress.cost,
     short_call_charge: r.short_call_charge,
     egress_cost: r.cost,
     unpriced_reason: r.unpriced,
+    source_ip: c.source_ip,
+    egress_host: c.egress_host,
   };
 }
 
