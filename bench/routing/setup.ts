@@ -94,9 +94,14 @@ export interface Bench {
 }
 
 /** Starts the server (PGlite under a temp dir, or a fresh PostgreSQL database) listening on loopback. */
-export async function startServer(
-  databaseUrl: string | null,
-): Promise<{ built: BuiltApp; base: string; token: string; dropDb: () => Promise<void> }> {
+export async function startServer(databaseUrl: string | null): Promise<{
+  built: BuiltApp;
+  base: string;
+  token: string;
+  dropDb: () => Promise<void>;
+  /** The run's own PostgreSQL database (null: PGlite). */
+  url: string | null;
+}> {
   let url: string | null = null;
   let dropDb = async () => {};
   if (databaseUrl) {
@@ -146,7 +151,7 @@ export async function startServer(
   const token = String(
     (await post('/auth', { email_or_name: 'bench', password: 'Bench#2026' })).payload.token,
   );
-  return { built, base, token, dropDb };
+  return { built, base, token, dropDb, url };
 }
 
 /** Inserts a rate table and its rows in one statement (arrays unnested by the database). */

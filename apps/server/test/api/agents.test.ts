@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { api } from '@tandem/contract';
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import { addToSummaries, type SummaryCdr } from '../../src/modules/stats/summaries';
 import { computeAgentCommission } from '../../src/modules/agents/commission';
@@ -9,6 +8,7 @@ import {
   denied,
   fails,
   invalid,
+  holdRecurringJob,
   makeCarrierUser,
   makeRestrictedAdmin,
   notVisible,
@@ -80,8 +80,7 @@ let weeklyToken: string;
 beforeAll(async () => {
   h = await startHarness();
   // The hourly commission slot would compute up to the real now; these tests pick their own "now".
-  await sql`INSERT INTO job_schedules (name, last_slot) VALUES ('agents.commission', '2100-01-01')
-    ON CONFLICT (name) DO UPDATE SET last_slot = excluded.last_slot`.execute(db());
+  await holdRecurringJob(h, 'agents.commission');
   admin = await h.setupAdmin();
   for (const n of ['Alpha', 'Bravo', 'Charlie', 'Delta'])
     carriers[n] = (await makeCarrierUser(h, admin, n)).clientId;

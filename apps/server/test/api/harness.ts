@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { ErrorCode } from '@tandem/contract';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
@@ -255,6 +256,15 @@ export function denied(r: Res<unknown>): void {
 export function notVisible(r: Res<unknown>): void {
   fails(r, ErrorCode.notFound);
   expect(r.status).toBe(404);
+}
+
+/**
+ * Holds a recurring job off (its slots claimed up to 2100) so a test can drive the clock itself: a
+ * slot falling due during the test would run the job at the real now beside the test's own "now".
+ */
+export async function holdRecurringJob(h: Harness, kind: string): Promise<void> {
+  await sql`INSERT INTO job_schedules (name, last_slot) VALUES (${kind}, '2100-01-01')
+    ON CONFLICT (name) DO UPDATE SET last_slot = excluded.last_slot`.execute(h.built.services.db);
 }
 
 /** Moves a token's access window (and optionally its refresh window) into the past. */

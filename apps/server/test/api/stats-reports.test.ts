@@ -9,6 +9,7 @@ import {
   makeCarrierUser,
   makeRestrictedAdmin,
   ok,
+  holdRecurringJob,
   startHarness,
   startSmtp,
   type Harness,
@@ -16,7 +17,7 @@ import {
 import { cdrOf, sendCdrs } from './cdr-fixtures';
 import type { Fixture } from './routing-fixtures';
 import { pickTotals, rawTotals, statsWorld } from './stats-fixtures';
-import { queueDueSchedules } from '../../src/modules/stats/reports';
+import { DUE_JOB, queueDueSchedules } from '../../src/modules/stats/reports';
 import { SUMMARISE_HOSTS } from '../../src/db/migrations/0027_report_schedules';
 
 /**
@@ -66,6 +67,8 @@ beforeAll(async () => {
     SMTP_FROM: 'noc@tandem.test',
   });
   ({ admin, key, f, g } = await statsWorld(h));
+  // the 5-minute sweep of due schedules would run them at the real now; the tests pick their own
+  await holdRecurringJob(h, DUE_JOB);
   ok(
     await sendCdrs(h, key, 'r-1', [
       cdrOf(f, { duration: 60, start: '2026-11-20T10:00:00Z' }),
