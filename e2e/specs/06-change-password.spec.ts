@@ -19,9 +19,8 @@ test('client changes its password; the new one signs in, the old one no longer',
   const newPassword = 'Changed#2026';
   await login(page, client.name, client.password);
 
-  await userMenuAction(page, 'change_password');
   const box = dialog(page, 'Change Password');
-  await expect(box).toBeVisible();
+  await userMenuAction(page, 'change_password', box);
   const current = box.getByTestId('password-current');
   const next = box.getByTestId('password-new');
   const confirm = box.getByTestId('password-confirm');
