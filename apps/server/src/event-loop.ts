@@ -20,6 +20,14 @@ const CALL_PATH_ACTIVE_MS = 100;
  * thread the route API keeps busy (the database and the switch's connections need their turns too).
  */
 const SHARE_MAX = 3;
+/**
+ * The loop's utilisation during a pause that counts as a call path wanting all of it: a switch's
+ * connections wait for each answer before the next request, so even back to back they keep the
+ * loop busy only about half the time (the rest is their round trips).
+ */
+const BUSY_FULL = 0.5;
+/** A utilisation below this is the loop's own upkeep (timers, garbage collection), not calls. */
+const BUSY_IDLE = 0.1;
 /** The longest pause one yield makes (a slice that held the thread longer gets this much back). */
 const MAX_PAUSE_MS = 100;
 
@@ -50,7 +58,8 @@ export async function yieldToLoop(): Promise<void> {
       const before = performance.eventLoopUtilization();
       await sleep(pause);
       const busy = performance.eventLoopUtilization(before).utilization;
-      share = Math.min(SHARE_MAX, Math.max(0.1, busy * SHARE_MAX));
+      const demand = Math.min(1, Math.max(0, (busy - BUSY_IDLE) / (BUSY_FULL - BUSY_IDLE)));
+      share = Math.max(0.1, demand * SHARE_MAX);
     } else await immediate();
   } else await immediate();
   resumed = performance.eventLoopUtilization();

@@ -24,12 +24,16 @@ describe('yieldToLoop: the call path comes first', () => {
     callPathAsked();
     // the first pause gives back as long as the slice held the thread
     expect(await timed(yieldToLoop)).toBeGreaterThanOrEqual(25);
-    // nothing used that pause (no calls came): the next one is a tenth of the slice
-    hold(30);
-    callPathAsked();
-    const short = await timed(yieldToLoop);
-    expect(short).toBeGreaterThanOrEqual(2);
-    expect(short).toBeLessThan(25);
+    // nothing used that pause (no calls came): the next ones are a tenth of the slice (the least of
+    // three, as the loop's own upkeep can make one pause look busy)
+    const shorts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      hold(30);
+      callPathAsked();
+      shorts.push(await timed(yieldToLoop));
+    }
+    expect(Math.min(...shorts)).toBeGreaterThanOrEqual(2);
+    expect(Math.min(...shorts)).toBeLessThan(25);
 
     // calls keep the loop busy during the pause: the pause grows back to the slice's length
     const busy = setInterval(() => hold(4), 5);
