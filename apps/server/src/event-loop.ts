@@ -50,17 +50,18 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * timers' next turn), or, while the call path is busy, a pause as long as the slice just held.
  */
 export async function yieldToLoop(): Promise<void> {
-  if (performance.now() - callPathAt < CALL_PATH_ACTIVE_MS) {
-    // the thread's busy time since the last yield returned (the slice, and what ran inside its awaits)
-    const held = performance.eventLoopUtilization(resumed).active;
-    const pause = Math.min(held * share, MAX_PAUSE_MS);
-    if (pause >= 1) {
-      const before = performance.eventLoopUtilization();
-      await sleep(pause);
-      const busy = performance.eventLoopUtilization(before).utilization;
-      const demand = Math.min(1, Math.max(0, (busy - BUSY_IDLE) / (BUSY_FULL - BUSY_IDLE)));
-      share = Math.max(0.1, demand * SHARE_MAX);
-    } else await immediate();
+  // while the call path is busy: as long as the thread was busy since the last yield returned (the
+  // slice, and what ran inside its awaits), times the share learned
+  const pause =
+    performance.now() - callPathAt < CALL_PATH_ACTIVE_MS
+      ? Math.min(performance.eventLoopUtilization(resumed).active * share, MAX_PAUSE_MS)
+      : 0;
+  if (pause >= 1) {
+    const before = performance.eventLoopUtilization();
+    await sleep(pause);
+    const busy = performance.eventLoopUtilization(before).utilization;
+    const demand = Math.min(1, Math.max(0, (busy - BUSY_IDLE) / (BUSY_FULL - BUSY_IDLE)));
+    share = Math.max(0.1, demand * SHARE_MAX);
   } else await immediate();
   resumed = performance.eventLoopUtilization();
 }

@@ -68,15 +68,13 @@ export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
  * The first string in `value` (a parsed JSON body, query or params) holding a control character, as
  * a dotted field path; null when there is none. Cheap: one regex test per string.
  */
-export function controlCharField(value: unknown, path = ''): string | null {
+export function controlCharField(value: unknown): string | null {
   const at = controlCharPath(value);
-  if (at === null) return null;
-  const full = path ? [path, ...at] : at;
-  return full.length ? full.join('.') : '_';
+  return at === null ? null : at.length ? at.join('.') : '_';
 }
 
 /** The path of controlCharField as its parts, made only on a find (a CDR batch has 250,000 strings). */
-function controlCharPath(value: unknown): (string | number)[] | null {
+export function controlCharPath(value: unknown): (string | number)[] | null {
   if (typeof value === 'string') return CONTROL_CHARS.test(value) ? [] : null;
   if (value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {

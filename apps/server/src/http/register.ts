@@ -1,6 +1,7 @@
 import {
   allows,
   controlCharField,
+  controlCharPath,
   ErrorCode,
   errorEnvelope,
   MESSAGE_KEYS,
@@ -175,23 +176,19 @@ async function parseSliced(schema: z.ZodType | undefined, value: unknown): Promi
   // Too many items: the plain check (it names the length rule); no slicing of a refused body.
   if (items.length > maximum) return parse(schema, value);
   const whole = value as Record<string, unknown>;
-  // Control characters first, as refuseControlChars on the whole body: the other fields, then the
-  // items slice by slice (the field named with the item's own index).
+  // Control characters come before every schema issue, as in refuseControlChars on the whole body:
+  // the other fields first, then each slice's items before the slice is checked (the field named
+  // with the item's own index); schema issues are only thrown after the last slice.
   refuseControlChars({ ...whole, [field]: [] });
-  for (let start = 0; start < items.length; start += SLICE_ITEMS) {
-    if (start > 0) await yieldToLoop();
-    const at = controlCharField(items.slice(start, start + SLICE_ITEMS));
-    if (at) {
-      const [index, ...rest] = at.split('.');
-      throw controlCharError([field, Number(index) + start, ...rest].join('.'));
-    }
-  }
   const issues: z.core.$ZodIssue[] = [];
   const out: unknown[] = [];
   let rest: Record<string, unknown> = {};
   for (let start = 0; start < items.length; start += SLICE_ITEMS) {
     if (start > 0) await yieldToLoop();
-    const slice = { ...whole, [field]: items.slice(start, start + SLICE_ITEMS) };
+    const part = items.slice(start, start + SLICE_ITEMS);
+    const at = controlCharPath(part);
+    if (at) throw controlCharError([field, (at[0] as number) + start, ...at.slice(1)].join('.'));
+    const slice = { ...whole, [field]: part };
     const r = schema.safeParse(slice);
     if (r.success) {
       rest = r.data as Record<string, unknown>;

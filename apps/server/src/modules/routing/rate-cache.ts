@@ -151,15 +151,12 @@ class TableRows {
  * Rows read by one query of a load. The driver turns a page into objects in one go on this thread
  * (pg's row parser; PGlite's rows arrive by one message from its worker), and the page is then put in
  * the store: 2,000 rows keep each of those under ~10 ms, so route calls are answered between pages.
+ * A yield follows each page: a promise chain of queries may never give timers and sockets a turn (a
+ * driver answering from memory, or data already buffered).
  */
 const PAGE = 2_000;
 /** Rows indexed between two turns of the event loop (prepareIndex). */
 const INDEX_SLICE = 25_000;
-/**
- * Lets other work run between pages: a promise chain of queries may never give timers and sockets
- * a turn (a driver answering from memory, or data already buffered), so a long load would otherwise
- * hold every request.
- */
 const COLUMNS =
   sql.raw(`rate_id, rate_table_id, code, code_name, country, rate::text AS rate, intra_rate::text AS intra_rate,
   inter_rate::text AS inter_rate, ij_rate::text AS ij_rate, local_rate::text AS local_rate, min_time, "interval", grace_time,
