@@ -69,6 +69,7 @@ interface PhaseResult {
   seconds: number;
   route: { calls: number; failed: number; rps: number; p50_ms: number; p99_ms: number; max_ms: number };
   health: { pings: number; failed: number; p99_ms: number; max_ms: number };
+  probe_cpu: number;
   slow: [number, number, string][];
 }
 
@@ -129,13 +130,21 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     loopDelay.enable();
     const serverMaxMs: Record<string, number> = {};
+    // ...and how busy its thread was (event-loop utilisation: 1 = never idle).
+    const serverBusy: Record<string, number> = {};
+    let elu = performance.eventLoopUtilization();
     let current = '';
+    const endPhase = () => {
+      serverMaxMs[current] = Math.round(loopDelay.max / 1e5) / 10;
+      serverBusy[current] = Math.round(performance.eventLoopUtilization(elu).utilization * 100) / 100;
+    };
     const phase = (name: string) => {
       // Where a long run is (stderr), and the probe's phase mark.
       console.error(`[${label} +${((performance.now() - began) / 1000).toFixed(1)} s] ${name}`);
       probe.stdin.write(`phase ${name}\n`);
-      if (current) serverMaxMs[current] = Math.round(loopDelay.max / 1e5) / 10;
+      if (current) endPhase();
       loopDelay.reset();
+      elu = performance.eventLoopUtilization();
       current = name;
     };
 
@@ -311,7 +320,7 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     }
     const snapshotMs = Math.round(performance.now() - t1);
     const cdr = PHASES.has('cdr') ? await cdrPhases(full.version) : null;
-    serverMaxMs[current] = Math.round(loopDelay.max / 1e5) / 10;
+    endPhase();
     loopDelay.disable();
     probe.stdin.write('stop\n');
 
@@ -342,6 +351,7 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
         route_rate_vs_baseline: Math.round((p.route.rps / Math.max(1, baseline.route.rps)) * 100) / 100,
         worst_wait_ms: Math.max(p.route.max_ms, p.health.max_ms),
         server_loop_delay_max_ms: serverMaxMs[p.phase] ?? null,
+        server_busy: serverBusy[p.phase] ?? null,
         meets_target:
           p.phase === 'baseline'
             ? null

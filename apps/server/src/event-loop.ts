@@ -31,9 +31,18 @@ const BUSY_IDLE = 0.1;
 /** The longest pause one yield makes (a slice that held the thread longer gets this much back). */
 const MAX_PAUSE_MS = 100;
 
+/**
+ * How long background work holds the thread before it yields: a slice is bounded by time, not by a
+ * count of items, so cold code (a batch's first items run before the JIT has compiled them, several
+ * times slower) and big items cannot stretch it.
+ */
+export const SLICE_MS = 8;
+
 let callPathAt = Number.NEGATIVE_INFINITY;
 /** The loop's utilisation when the last yield returned: what the work used since is its slice. */
 let resumed: EventLoopUtilization = performance.eventLoopUtilization();
+/** When the last yield returned. */
+let resumedAt = performance.now();
 /** The pause as a share of the slice, learned from how busy the loop was in the last pause. */
 let share = 1;
 
@@ -64,21 +73,55 @@ export async function yieldToLoop(): Promise<void> {
     share = Math.max(0.1, demand * SHARE_MAX);
   } else await immediate();
   resumed = performance.eventLoopUtilization();
+  resumedAt = performance.now();
 }
 
-/** Items handled between two yields when a per-item step is small (rating, checking): about 10 ms. */
+/**
+ * True once the work since the last yield returned has run for a slice (SLICE_MS): a loop over many
+ * small items asks this per item (one clock read) and yields when it says so.
+ */
+export function sliceUsed(): boolean {
+  return performance.now() - resumedAt >= SLICE_MS;
+}
+
+/**
+ * A body array longer than this is checked in slices (register.ts); about what a warm slice of a
+ * small per-item step (checking, rating) handles in SLICE_MS.
+ */
 export const SLICE_ITEMS = 1000;
 
-/** `items.map(fn)`, yielding to the event loop every `slice` items. */
+/** `items.map(fn)`, yielding to the event loop whenever a slice is used. */
 export async function mapInSlices<T, R>(
   items: readonly T[],
   fn: (item: T, index: number) => R,
-  slice = SLICE_ITEMS,
 ): Promise<R[]> {
   const out = new Array<R>(items.length);
   for (let i = 0; i < items.length; i++) {
-    if (i > 0 && i % slice === 0) await yieldToLoop();
+    if (sliceUsed()) await yieldToLoop();
     out[i] = fn(items[i]!, i);
   }
   return out;
+}
+
+/**
+ * Runs `step(start, end)` over [0, n) in slices sized to take about SLICE_MS each, yielding
+ * between them: for a step that handles a range in one call (a schema check of a slice of a
+ * body's array). The first slice is small (cold code is slow); each next one is sized by the time
+ * per item the slice before it took, at most SLICE_ITEMS.
+ */
+export async function forTimedSlices(
+  n: number,
+  step: (start: number, end: number) => void,
+  first = 100,
+): Promise<void> {
+  let size = first;
+  for (let start = 0; start < n;) {
+    if (start > 0) await yieldToLoop();
+    const end = Math.min(n, start + size);
+    const t = performance.now();
+    step(start, end);
+    const perItem = (performance.now() - t) / (end - start);
+    size = Math.max(10, Math.min(SLICE_ITEMS, Math.floor(SLICE_MS / Math.max(perItem, 1e-6))));
+    start = end;
+  }
 }

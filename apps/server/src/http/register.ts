@@ -13,7 +13,7 @@ import {
 } from '@tandem/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { SLICE_ITEMS, yieldToLoop } from '../event-loop';
+import { forTimedSlices, SLICE_ITEMS } from '../event-loop';
 import type { Services } from '../services';
 import { enrolmentPending, type Actor, type Ctx } from './context';
 import { AppError, forbidden, type FieldError } from './errors';
@@ -183,17 +183,16 @@ async function parseSliced(schema: z.ZodType | undefined, value: unknown): Promi
   const issues: z.core.$ZodIssue[] = [];
   const out: unknown[] = [];
   let rest: Record<string, unknown> = {};
-  for (let start = 0; start < items.length; start += SLICE_ITEMS) {
-    if (start > 0) await yieldToLoop();
-    const part = items.slice(start, start + SLICE_ITEMS);
+  await forTimedSlices(items.length, (start, end) => {
+    const part = items.slice(start, end);
     const at = controlCharPath(part);
     if (at) throw controlCharError([field, (at[0] as number) + start, ...at.slice(1)].join('.'));
     const slice = { ...whole, [field]: part };
     const r = schema.safeParse(slice);
     if (r.success) {
       rest = r.data as Record<string, unknown>;
-      out.push(...(rest[field] as unknown[]));
-      continue;
+      for (const item of rest[field] as unknown[]) out.push(item);
+      return;
     }
     for (const issue of r.error.issues) {
       const [head, index, ...tail] = issue.path;
@@ -202,7 +201,7 @@ async function parseSliced(schema: z.ZodType | undefined, value: unknown): Promi
         issues.push({ ...issue, path: [head, index + start, ...tail] });
       else if (start === 0) issues.push(issue);
     }
-  }
+  });
   if (issues.length) throw invalidInput(issues, value);
   return { ...rest, [field]: out };
 }

@@ -51,3 +51,49 @@ describe('yieldToLoop: the call path comes first', () => {
     }
   });
 });
+
+describe('slices bounded by time', () => {
+  it('mapInSlices yields whenever a slice (SLICE_MS) is used, however slow the items are', async () => {
+    const { mapInSlices, SLICE_MS } = await import('../../src/event-loop');
+    let turns = 0;
+    let running = true;
+    const count = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    // 20 items of 3 ms: a count of items per slice would hold the thread 60 ms; time gives ~8 ms
+    const out = await mapInSlices(
+      Array.from({ length: 20 }, (_, i) => i),
+      (i) => {
+        hold(3);
+        return i * 2;
+      },
+    );
+    running = false;
+    expect(out).toEqual(Array.from({ length: 20 }, (_, i) => i * 2));
+    expect(turns).toBeGreaterThanOrEqual(Math.floor((20 * 3) / (SLICE_MS + 3)) - 1);
+  });
+
+  it('forTimedSlices starts small and sizes each slice by the time per item of the one before', async () => {
+    const { forTimedSlices, SLICE_ITEMS } = await import('../../src/event-loop');
+    const ranges: [number, number][] = [];
+    await forTimedSlices(5000, (start, end) => {
+      ranges.push([start, end]);
+      for (let i = start; i < end; i++) hold(0.05); // 50 µs an item: 160 items fill a slice
+    });
+    // every item once, in order
+    expect(ranges[0]).toEqual([0, 100]);
+    for (let k = 1; k < ranges.length; k++) expect(ranges[k]![0]).toBe(ranges[k - 1]![1]);
+    expect(ranges.at(-1)![1]).toBe(5000);
+    // later slices near 8 ms / 50 µs = 160 items (timer noise aside), never over SLICE_ITEMS
+    const sizes = ranges.slice(1, -1).map(([a, b]) => b - a);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(Math.min(SLICE_ITEMS, 200));
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(50);
+    // fast items: slices grow to SLICE_ITEMS
+    const fast: number[] = [];
+    await forTimedSlices(10_000, (start, end) => fast.push(end - start));
+    expect(fast.slice(1)).toContain(SLICE_ITEMS);
+  });
+});

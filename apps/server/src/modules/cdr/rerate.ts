@@ -13,7 +13,7 @@ import {
 import { sql, type RawBuilder } from 'kysely';
 import { arrayLiteral, type ArrayItem } from '../../db/arrays';
 import type { Db } from '../../db/connection';
-import { mapInSlices, yieldToLoop } from '../../event-loop';
+import { mapInSlices, sliceUsed, yieldToLoop } from '../../event-loop';
 import type { Services } from '../../services';
 import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
@@ -427,12 +427,14 @@ async function preview(
     const rows = await readChunk(db, f, cursor, false, size, deps.readPage);
     if (rows.length === 0) break;
     const ratings = await rateAll(snapshot, f, short, rows);
-    rows.forEach((c, i) => {
+    for (let i = 0; i < rows.length; i++) {
+      if (sliceUsed()) await yieldToLoop();
+      const c = rows[i]!;
       const r = ratings[i]!;
       const old = storedMoney(c);
       figures.tally.add(old, moneyOf(r));
       if (ratedFieldsDiffer(c, r)) figures.note(c, r, old);
-    });
+    }
     const last = rows[rows.length - 1]!;
     cursor.start = last.start_key;
     cursor.id = last.cdr_id;
@@ -590,36 +592,53 @@ async function rewriteCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRati
   await updateCdrs(trx, list);
 }
 
+const mm = (v: Micros | null) => (v === null ? null : m6(v));
+type Rewritten = (c: StoredCdr, r: CdrRating) => ArrayItem;
+/** The columns a rerate rewrites: [column, type, value]. */
+const REWRITTEN: readonly (readonly [string, string, Rewritten])[] = [
+  ['ingress_client_id', 'int4', (_, r) => r.ingress.carrier_id],
+  ['egress_client_id', 'int4', (_, r) => r.egress?.carrier_id ?? null],
+  ['routing_dnis', 'text', (_, r) => r.ingress.number],
+  ['ingress_rate_table_id', 'int4', (_, r) => r.ingress.rate_table_id],
+  ['ingress_code', 'text', (_, r) => r.ingress.code],
+  ['ingress_code_name', 'text', (_, r) => r.ingress.code_name],
+  ['orig_country', 'text', (_, r) => r.ingress.country],
+  ['ingress_rate', 'numeric', (_, r) => mm(r.ingress.rate)],
+  ['ingress_setup_fee', 'numeric', (_, r) => mm(r.ingress.setup_fee)],
+  ['ingress_rate_column', 'text', (_, r) => r.ingress.column],
+  ['ingress_jurisdiction', 'text', (_, r) => r.ingress.jurisdiction],
+  ['ingress_billed_time', 'int4', (_, r) => r.ingress.billed_seconds],
+  ['ingress_client_cost', 'numeric', (_, r) => m6(r.ingress.cost)],
+  ['short_call_charge', 'numeric', (_, r) => m6(r.short_call_charge)],
+  ['egress_rate_table_id', 'int4', (_, r) => r.egress?.rate_table_id ?? null],
+  ['egress_code', 'text', (_, r) => r.egress?.code ?? null],
+  ['egress_code_name', 'text', (_, r) => r.egress?.code_name ?? null],
+  ['term_country', 'text', (_, r) => r.egress?.country ?? null],
+  ['egress_rate', 'numeric', (_, r) => mm(r.egress?.rate ?? null)],
+  ['egress_setup_fee', 'numeric', (_, r) => mm(r.egress?.setup_fee ?? null)],
+  ['egress_rate_column', 'text', (_, r) => r.egress?.column ?? null],
+  ['egress_jurisdiction', 'text', (_, r) => r.egress?.jurisdiction ?? null],
+  ['egress_billed_time', 'int4', (_, r) => r.egress?.billed_seconds ?? 0],
+  ['egress_cost', 'numeric', (_, r) => m6(r.cost)],
+  ['profit', 'numeric', (_, r) => m6(r.profit)],
+  ['unpriced_reason', 'text', (_, r) => r.unpriced],
+];
+
 async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {
-  // Each column as an array literal (db/arrays.ts): cheaper than the driver's own serialising.
-  const col = (f: (c: StoredCdr, r: CdrRating) => ArrayItem) => arrayLiteral(list.map(([c, r]) => f(c, r)));
-  const mm = (v: Micros | null) => (v === null ? null : m6(v));
+  // Each column as an array literal (db/arrays.ts): cheaper than the driver's own serialising; the
+  // columns of a 5,000-CDR chunk are built one by one, yielding when a slice is used (issue 16).
+  const arrays = [
+    sql`${arrayLiteral(list.map(([c]) => c.cdr_id))}::int8[]`,
+    sql`${arrayLiteral(list.map(([c]) => c.start_key))}::timestamptz[]`,
+  ];
+  for (const [, type, value] of REWRITTEN) {
+    arrays.push(sql`${arrayLiteral(list.map(([c, r]) => value(c, r)))}::${sql.raw(type)}[]`);
+    if (sliceUsed()) await yieldToLoop();
+  }
+  const names = ['id', 'st', ...REWRITTEN.map(([c]) => c)];
   await sql`
-    UPDATE cdrs SET ingress_client_id = v.ic, egress_client_id = v.ec, routing_dnis = v.rd,
-      ingress_rate_table_id = v.irt, ingress_code = v.icode, ingress_code_name = v.iname, orig_country = v.oc,
-      ingress_rate = v.ir, ingress_setup_fee = v.isf, ingress_rate_column = v.icol, ingress_jurisdiction = v.ij,
-      ingress_billed_time = v.ib, ingress_client_cost = v.icost, short_call_charge = v.sc,
-      egress_rate_table_id = v.ert, egress_code = v.ecode, egress_code_name = v.ename, term_country = v.tc,
-      egress_rate = v.er, egress_setup_fee = v.esf, egress_rate_column = v.ecol, egress_jurisdiction = v.ej,
-      egress_billed_time = v.eb, egress_cost = v.ecost, profit = v.profit, unpriced_reason = v.ur,
+    UPDATE cdrs SET ${sql.join(REWRITTEN.map(([c]) => sql`${sql.ref(c)} = ${sql.ref(`v.${c}`)}`))},
       rated_at = now(), rerated = cdrs.rerated + 1
-    FROM unnest(
-      ${col((c) => c.cdr_id)}::int8[], ${col((c) => c.start_key)}::timestamptz[],
-      ${col((_, r) => r.ingress.carrier_id)}::int4[], ${col((_, r) => r.egress?.carrier_id ?? null)}::int4[],
-      ${col((_, r) => r.ingress.number)}::text[],
-      ${col((_, r) => r.ingress.rate_table_id)}::int4[], ${col((_, r) => r.ingress.code)}::text[],
-      ${col((_, r) => r.ingress.code_name)}::text[], ${col((_, r) => r.ingress.country)}::text[],
-      ${col((_, r) => mm(r.ingress.rate))}::numeric[], ${col((_, r) => mm(r.ingress.setup_fee))}::numeric[],
-      ${col((_, r) => r.ingress.column)}::text[], ${col((_, r) => r.ingress.jurisdiction)}::text[],
-      ${col((_, r) => r.ingress.billed_seconds)}::int4[], ${col((_, r) => m6(r.ingress.cost))}::numeric[],
-      ${col((_, r) => m6(r.short_call_charge))}::numeric[],
-      ${col((_, r) => r.egress?.rate_table_id ?? null)}::int4[], ${col((_, r) => r.egress?.code ?? null)}::text[],
-      ${col((_, r) => r.egress?.code_name ?? null)}::text[], ${col((_, r) => r.egress?.country ?? null)}::text[],
-      ${col((_, r) => mm(r.egress?.rate ?? null))}::numeric[], ${col((_, r) => mm(r.egress?.setup_fee ?? null))}::numeric[],
-      ${col((_, r) => r.egress?.column ?? null)}::text[], ${col((_, r) => r.egress?.jurisdiction ?? null)}::text[],
-      ${col((_, r) => r.egress?.billed_seconds ?? 0)}::int4[], ${col((_, r) => m6(r.cost))}::numeric[],
-      ${col((_, r) => m6(r.profit))}::numeric[], ${col((_, r) => r.unpriced)}::text[]
-    ) AS v(id, st, ic, ec, rd, irt, icode, iname, oc, ir, isf, icol, ij, ib, icost, sc, ert, ecode, ename, tc,
-      er, esf, ecol, ej, eb, ecost, profit, ur)
+    FROM unnest(${sql.join(arrays)}) AS v(${sql.join(names.map((c) => sql.ref(c)))})
     WHERE cdrs.cdr_id = v.id AND cdrs.start_time = v.st`.execute(trx);
 }

@@ -11,7 +11,7 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { arrayLiterals, type ArrayItem } from '../../db/arrays';
-import { SLICE_ITEMS, yieldToLoop } from '../../event-loop';
+import { sliceUsed, yieldToLoop } from '../../event-loop';
 
 /**
  * What the summaries need of a CDR: the columns of a `cdrs` row (so a rerate can pass the rows it
@@ -84,90 +84,90 @@ const micros = (v: string | Micros) => (typeof v === 'string' ? parseMoney(v) : 
  */
 export async function aggregate(parts: readonly SignedRows[], hosts = false): Promise<Group[]> {
   const groups = new Map<string, Group>();
-  for (const [rows, sign] of parts)
-    for (let i = 0; i < rows.length; i += SLICE_ITEMS) {
-      addGroups(groups, rows.slice(i, i + SLICE_ITEMS), sign, hosts);
-      await yieldToLoop();
+  for (const [rows, sign] of parts) {
+    const s = BigInt(sign);
+    for (const r of rows) {
+      if (sliceUsed()) await yieldToLoop();
+      addToGroup(groups, r, sign, s, hosts);
     }
+  }
   return [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** CDR rows to add (1) to the summaries or take out (-1). */
 export type SignedRows = readonly [rows: readonly SummaryCdr[], sign: 1 | -1];
 
-function addGroups(
+function addToGroup(
   groups: Map<string, Group>,
-  rows: readonly SummaryCdr[],
+  r: SummaryCdr,
   sign: 1 | -1,
+  s: bigint,
   hosts: boolean,
 ): void {
-  const s = BigInt(sign);
-  for (const r of rows) {
-    const bucket = intervalOf(ms(r.start_time));
-    const g0 = {
-      bucket,
-      ingress_client_id: r.ingress_client_id ?? 0,
-      egress_client_id: r.egress_client_id ?? 0,
-      ingress_trunk_id: r.ingress_trunk_id,
-      egress_trunk_id: r.egress_trunk_id ?? 0,
-      egress_code: hosts ? '' : (r.egress_code ?? ''),
-      term_country: r.term_country ?? '',
-      release_cause: hosts ? 0 : r.release_cause,
-      release_side: hosts ? '' : r.release_side,
-      non_zero: hosts ? false : r.call_duration > 0,
-      source_ip: hosts ? r.source_ip : '',
-      egress_host: hosts ? (r.egress_host ?? '') : '',
+  const bucket = intervalOf(ms(r.start_time));
+  const g0 = {
+    bucket,
+    ingress_client_id: r.ingress_client_id ?? 0,
+    egress_client_id: r.egress_client_id ?? 0,
+    ingress_trunk_id: r.ingress_trunk_id,
+    egress_trunk_id: r.egress_trunk_id ?? 0,
+    egress_code: hosts ? '' : (r.egress_code ?? ''),
+    term_country: r.term_country ?? '',
+    release_cause: hosts ? 0 : r.release_cause,
+    release_side: hosts ? '' : r.release_side,
+    non_zero: hosts ? false : r.call_duration > 0,
+    source_ip: hosts ? r.source_ip : '',
+    egress_host: hosts ? (r.egress_host ?? '') : '',
+  };
+  const key = [
+    String(bucket).padStart(15, '0'),
+    g0.ingress_client_id,
+    g0.egress_client_id,
+    g0.ingress_trunk_id,
+    g0.egress_trunk_id,
+    g0.egress_code,
+    g0.term_country,
+    g0.release_cause,
+    g0.release_side,
+    g0.non_zero ? 1 : 0,
+    g0.source_ip,
+    g0.egress_host,
+  ].join('\u0000');
+  let g = groups.get(key);
+  if (g === undefined) {
+    g = {
+      key,
+      ...g0,
+      attempts: 0,
+      answered: 0,
+      non_zero_calls: 0,
+      ner_calls: 0,
+      short_calls: 0,
+      unpriced: 0,
+      duration: 0,
+      ingress_billed_time: 0,
+      egress_billed_time: 0,
+      revenue: 0n,
+      cost: 0n,
+      pdd_sum: 0,
+      pdd_calls: 0,
     };
-    const key = [
-      String(bucket).padStart(15, '0'),
-      g0.ingress_client_id,
-      g0.egress_client_id,
-      g0.ingress_trunk_id,
-      g0.egress_trunk_id,
-      g0.egress_code,
-      g0.term_country,
-      g0.release_cause,
-      g0.release_side,
-      g0.non_zero ? 1 : 0,
-      g0.source_ip,
-      g0.egress_host,
-    ].join('\u0000');
-    let g = groups.get(key);
-    if (g === undefined) {
-      g = {
-        key,
-        ...g0,
-        attempts: 0,
-        answered: 0,
-        non_zero_calls: 0,
-        ner_calls: 0,
-        short_calls: 0,
-        unpriced: 0,
-        duration: 0,
-        ingress_billed_time: 0,
-        egress_billed_time: 0,
-        revenue: 0n,
-        cost: 0n,
-        pdd_sum: 0,
-        pdd_calls: 0,
-      };
-      groups.set(key, g);
-    }
-    const answered = r.answer_time !== null;
-    g.attempts += sign;
-    if (answered) g.answered += sign;
-    if (r.call_duration > 0) g.non_zero_calls += sign;
-    if (isNerEffective(answered, r.release_cause, r.q850_cause)) g.ner_calls += sign;
-    if (isShortCall(r.call_duration)) g.short_calls += sign;
-    if (r.unpriced_reason !== null) g.unpriced += sign;
-    g.duration += sign * r.call_duration;
-    g.ingress_billed_time += sign * r.ingress_billed_time;
-    g.egress_billed_time += sign * r.egress_billed_time;
-    g.revenue += s * (micros(r.ingress_client_cost) + micros(r.short_call_charge));
-    g.cost += s * micros(r.egress_cost);
-    g.pdd_sum += sign * r.pdd;
-    if (r.pdd > 0) g.pdd_calls += sign;
+    groups.set(key, g);
   }
+  const answered = r.answer_time !== null;
+  g.attempts += sign;
+  if (answered) g.answered += sign;
+  if (r.call_duration > 0) g.non_zero_calls += sign;
+  if (isNerEffective(answered, r.release_cause, r.q850_cause)) g.ner_calls += sign;
+  if (isShortCall(r.call_duration)) g.short_calls += sign;
+  if (r.unpriced_reason !== null) g.unpriced += sign;
+  g.duration += sign * r.call_duration;
+  g.ingress_billed_time += sign * r.ingress_billed_time;
+  g.egress_billed_time += sign * r.egress_billed_time;
+  g.revenue += s * (micros(r.ingress_client_cost) + micros(r.short_call_charge));
+  g.cost += s * micros(r.egress_cost);
+  g.pdd_sum += sign * r.pdd;
+  if (r.pdd > 0) g.pdd_calls += sign;
 }
 
 const KEY_COLUMNS = [
@@ -223,9 +223,10 @@ const HOURLY_KEYS = [
  * trunks, country) for the hourly and daily roll-ups, or, with `detail`, by the 15-minute groups'
  * whole key (code, cause, side and non-zero too) for the daily detail table.
  */
-export function rollUp(groups: readonly Group[], stepMs: number, detail = false): Group[] {
+async function rollUp(groups: readonly Group[], stepMs: number, detail = false): Promise<Group[]> {
   const out = new Map<string, Group>();
   for (const g of groups) {
+    if (sliceUsed()) await yieldToLoop();
     const bucket = Math.floor(g.bucket / stepMs) * stepMs;
     const parts: (string | number)[] = [
       String(bucket).padStart(15, '0'),
@@ -265,10 +266,15 @@ async function upsert(
 ) {
   const columns = [...keys, ...SUM_COLUMNS];
   const values: Record<string, ArrayItem[]> = {};
-  for (const [c] of keys)
+  // Column by column, yielding when a slice is used (10,000 groups by 23 columns, issue 16).
+  for (const [c] of keys) {
     values[c] = groups.map((g) => (c === 'bucket' ? new Date(g.bucket).toISOString() : (g[c] as ArrayItem)));
-  for (const [c] of SUM_COLUMNS)
+    if (sliceUsed()) await yieldToLoop();
+  }
+  for (const [c] of SUM_COLUMNS) {
     values[c] = groups.map((g) => (c === 'revenue' || c === 'cost' ? formatMoney(g[c], 6) : String(g[c])));
+    if (sliceUsed()) await yieldToLoop();
+  }
   // Text literals built column by column between yields (issue 16).
   const text = await arrayLiterals(values);
   const arrays = columns.map(([c, t]) => sql`${text[c]}::${sql.raw(t)}[]`);
@@ -300,12 +306,10 @@ export async function changeSummaries(trx: Db, parts: readonly SignedRows[]): Pr
   // Each step yields to the event loop (a batch of 10,000 CDRs is tens of milliseconds of sums).
   const groups = await aggregate(parts);
   const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
-  const hours = rollUp(groups, 3_600_000);
-  await yieldToLoop();
+  const hours = await rollUp(groups, 3_600_000);
   const hosts = await aggregate(parts, true);
-  const days = rollUp(hours, 86_400_000);
-  await yieldToLoop();
-  const detailDays = rollUp(groups, 86_400_000, true);
+  const days = await rollUp(hours, 86_400_000);
+  const detailDays = await rollUp(groups, 86_400_000, true);
   const fine = await upsert('cdr_summaries', KEY_COLUMNS, groups);
   const hourly = await upsert('cdr_summaries_hourly', hourKeys, hours);
   const host = await upsert('cdr_host_summaries', HOST_KEY_COLUMNS, hosts);
