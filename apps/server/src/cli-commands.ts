@@ -258,6 +258,7 @@ export async function seedDemoCommand(
   const billing = await seedDemoBilling(s);
   if (billing.invoices > 0) report.created.invoice = (report.created.invoice ?? 0) + billing.invoices;
   if (billing.payments > 0) report.created.payment = billing.payments;
+  if (billing.extra_charges > 0) report.created.extra_charge = billing.extra_charges;
   const created = Object.entries(report.created);
   out(
     created.length

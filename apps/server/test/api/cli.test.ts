@@ -281,6 +281,28 @@ describe('tandem seed-demo', () => {
     });
     expect(tickets.body.payload.items.map((t) => t.ticket_status).sort()).toEqual(['resolved', 'waiting']);
 
+    // Finance > Extra Charges is not empty: a client's monthly and one-off charges, a vendor's
+    // monthly one, each already charged through the ledger
+    const charges = ok(
+      await h.call<{
+        items: { side: string; frequency: string; charged_count: number; charged_total: string }[];
+      }>('GET', '/api/finance/extra_charge/list', { token: admin }),
+    ).items;
+    expect(charges.map((c) => `${c.side} ${c.frequency}`).sort()).toEqual([
+      'customer monthly',
+      'customer once',
+      'vendor monthly',
+    ]);
+    for (const c of charges) expect(c.charged_count).toBeGreaterThanOrEqual(1);
+    // the DID client's port-in requests, one in each state, with the operator's moves as its notices
+    const didClient = await tokenOf('DID client');
+    const ports = ok(
+      await h.call<{ items: { status: string }[] }>('GET', '/api/did/portal/port_request/list', {
+        token: didClient,
+      }),
+    ).items;
+    expect(ports.map((p) => p.status).sort()).toEqual(['completed', 'in_progress', 'rejected', 'requested']);
+
     const vendor = await tokenOf('vendor');
     const vme = await h.call<{ user_type: string }>('GET', '/api/user', { token: vendor });
     expect(vme.body.payload.user_type).toBe('vendor');

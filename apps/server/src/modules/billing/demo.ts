@@ -1,6 +1,7 @@
-import { formatMoney, invoiceBalance, parseMoney, periodsDue } from '@tandem/domain';
+import { formatMoney, invoiceBalance, localDate, parseMoney, periodsDue } from '@tandem/domain';
 import { AppError } from '../../http/errors';
 import type { Services } from '../../services';
+import { createExtraCharge } from './extra-charges';
 import { createInvoice } from './invoices';
 import { recordPayment } from './payments';
 
@@ -14,7 +15,7 @@ import { recordPayment } from './payments';
 export async function seedDemoBilling(
   s: Services,
   now = new Date(),
-): Promise<{ invoices: number; payments: number }> {
+): Promise<{ invoices: number; payments: number; extra_charges: number }> {
   const hasSetting = await s.db
     .selectFrom('invoice_settings')
     .select('invoice_setting_id')
@@ -51,6 +52,7 @@ export async function seedDemoBilling(
   let invoices = 0;
   let payments = 0;
   const from = now.getTime() - 30 * 86_400_000;
+  const extraCharges = await seedExtraCharges(s, carriers, from, now);
   for (const c of carriers) {
     const side = c.client_type === 'vendor' ? 'vendor' : 'customer';
     const weeks = periodsDue({ cycle: 'weekly', tz: c.time_zone, from, lastEnd: null, now: now.getTime() });
@@ -111,5 +113,67 @@ export async function seedDemoBilling(
       if (r.created) payments++;
     }
   }
-  return { invoices, payments };
+  return { invoices, payments, extra_charges: extraCharges };
+}
+
+/**
+ * Extra charges as an operator books them (createExtraCharge: the charge, what is due already
+ * charged through the ledger), made before the demo's invoices so they show on them: the first
+ * client with traffic pays a monthly cross-connect from the start of the demo month and a one-off
+ * porting fee; the first vendor bills a monthly interconnect port. Keyed, so a second run adds none.
+ */
+async function seedExtraCharges(
+  s: Services,
+  carriers: readonly { client_id: number; client_type: string; time_zone: string }[],
+  from: number,
+  now: Date,
+): Promise<number> {
+  const customer = carriers.find((c) => c.client_type !== 'vendor');
+  const vendor = carriers.find((c) => c.client_type === 'vendor');
+  const plan = [
+    customer && {
+      c: customer,
+      side: 'customer' as const,
+      name: 'Cross-connect, 10G port',
+      amount: '250.00',
+      frequency: 'monthly' as const,
+    },
+    customer && {
+      c: customer,
+      side: 'customer' as const,
+      name: 'Number porting fee',
+      amount: '45.00',
+      frequency: 'once' as const,
+    },
+    vendor && {
+      c: vendor,
+      side: 'vendor' as const,
+      name: 'Interconnect port',
+      amount: '400.00',
+      frequency: 'monthly' as const,
+    },
+  ];
+  let made = 0;
+  for (const p of plan) {
+    if (!p) continue;
+    const r = await s.db.transaction().execute((trx) =>
+      createExtraCharge(
+        trx,
+        {
+          client_id: p.c.client_id,
+          side: p.side,
+          name: p.name,
+          amount: p.amount,
+          frequency: p.frequency,
+          start_date: localDate(from, p.c.time_zone),
+          note: 'Demo charge',
+          idempotency_key: `demo-extra:${p.side}:${p.name}`,
+          created_by: 'seed-demo',
+        },
+        now,
+      ),
+    );
+    if (r.created) made++;
+  }
+  return made;
 }

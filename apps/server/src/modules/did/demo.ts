@@ -3,7 +3,10 @@ import type { Services } from '../../services';
 import type { CdrIngest } from '../cdr/ingest';
 import { openStandaloneIngest } from '../cdr/standalone';
 import { didCarrierWriters } from './routes';
+import { createPortRequest, movePortRequest } from './extras';
 import { assign, importNumbers } from './service';
+import type { Db } from '../../db/connection';
+import { localDate } from '@tandem/domain';
 
 /** The demo's DID business (seed-demo): names are the natural keys that make it idempotent. */
 export const DID_DEMO = {
@@ -140,6 +143,7 @@ export async function seedDemoDids(s: Services, ingest?: CdrIngest): Promise<Did
         back,
         'seed-demo',
       );
+      created.did_port_request = await seedPortRequests(s, trx, clientId, now);
     });
     credential = { ...credential!, status: 'created' };
     s.configChanged.notify();
@@ -217,4 +221,62 @@ async function seedDidCalls(s: Services, given?: CdrIngest): Promise<number> {
   } finally {
     own?.close();
   }
+}
+
+/**
+ * The demo client's port-in requests, through the same code as the portal's and the operator's
+ * (created as the client's portal user would, moved as the operator would): one waiting for the
+ * operator, one in progress, one completed, one rejected, so the Port-in pages and the client's
+ * notices show each state. Numbers outside the repository's demo range.
+ */
+async function seedPortRequests(s: Services, trx: Db, clientId: number, now: Date): Promise<number> {
+  const client = { user: { user_id: null, name: DID_DEMO.login.name } };
+  const operator = { user: { user_id: null, name: 'seed-demo' } };
+  const { time_zone } = await trx
+    .selectFrom('carriers')
+    .select('time_zone')
+    .where('client_id', '=', clientId)
+    .executeTakeFirstOrThrow();
+  const inDays = (d: number) => localDate(now.getTime() + d * 86_400_000, time_zone);
+  const requests = [
+    { numbers: ['4989123450', '4989123451', '4989123452'], from: 'Telekom Deutschland', in: 10, moves: [] },
+    {
+      numbers: ['4940555000', '4940555001'],
+      from: 'Vodafone GmbH',
+      in: 5,
+      moves: [{ status: 'in_progress', note: 'LOA received, submitted to the losing carrier' }],
+    },
+    {
+      numbers: ['4969777100'],
+      from: 'Telefonica Germany',
+      in: 1,
+      moves: [
+        { status: 'in_progress', note: 'Submitted' },
+        { status: 'completed', note: 'Ported; add the number to the repository to route it' },
+      ],
+    },
+    {
+      numbers: ['4921133300', '4921133301'],
+      from: 'NetCologne',
+      in: 3,
+      moves: [{ status: 'rejected', note: 'Name on the LOA does not match the subscriber' }],
+    },
+  ] as const;
+  for (const r of requests) {
+    const { id } = await createPortRequest(
+      s,
+      trx,
+      { carrier_id: clientId, time_zone },
+      {
+        numbers: r.numbers.join('\n'),
+        current_provider: r.from,
+        requested_date: inDays(r.in),
+        note: `Port-in of ${r.numbers.length} number(s) from ${r.from}`,
+      },
+      client,
+      now,
+    );
+    for (const m of r.moves) await movePortRequest(s, trx, id, m, operator);
+  }
+  return requests.length;
 }

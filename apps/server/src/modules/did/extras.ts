@@ -8,6 +8,7 @@ import { pageOf, withIsoTimes, newestFirst } from '../../db/paging';
 import { actorOf, type Actor } from '../../http/context';
 import { AppError, invalidField, notFound, ruleBroken } from '../../http/errors';
 import { implement } from '../../http/register';
+import type { AuditActor } from '../logs/audit';
 import type { Services } from '../../services';
 import { baseQuery, periodOf, stepFor, stepsOf } from '../stats/dashboard';
 import { viewerFor } from '../stats/options';
@@ -168,6 +169,98 @@ async function portalDidClient(db: Db, actor: Actor) {
 
 const listSort = { id: 'p.id', created_at: 'p.created_at', requested_date: 'p.requested_date' };
 
+type PortRequestIn = z.output<typeof api.didExtras.portRequestBody>;
+
+/**
+ * A DID client's port-in request, in the caller's transaction: the numbers read as the DID import
+ * reads a list (one per line, at most 1000), a requested date not before the client's today, none
+ * already in the repository; the request, its first history row and the audit row.
+ */
+export async function createPortRequest(
+  s: Services,
+  trx: Db,
+  c: { carrier_id: number; time_zone: string },
+  b: PortRequestIn,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<{ id: number }> {
+  const numbers = numbersOf('list', { numbers: b.numbers });
+  const today = localDate(now.getTime(), c.time_zone);
+  if (b.requested_date < today) throw invalidField('requested_date', 'didPortDateInPast', [today]);
+  // A number already in the repository is this platform's: there is nothing to port in.
+  const held = await trx
+    .selectFrom('dids')
+    .select('number')
+    .where('number', 'in', numbers)
+    .orderBy('number')
+    .executeTakeFirst();
+  if (held) throw invalidField('numbers', 'didPortHeld', [held.number]);
+  const by = actor?.user.name ?? 'system';
+  const row = await trx
+    .insertInto('did_port_requests')
+    .values({
+      carrier_id: c.carrier_id,
+      numbers,
+      current_provider: b.current_provider,
+      requested_date: b.requested_date,
+      note: b.note,
+      created_by: by,
+      updated_at: now,
+      updated_by: by,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('did_port_request_history')
+    .values({ request_id: row.id, status: 'requested', note: b.note, user_name: by })
+    .execute();
+  await s.audit.record(trx, actor, 'did_port_request', row.id, 'create', null, { ...b, numbers });
+  return { id: row.id };
+}
+
+/**
+ * The operator moves a port-in request (PORT_MOVES: completed and rejected are final), in the
+ * caller's transaction: the request, a history row, a notice on the client's dashboard, the audit row.
+ */
+export async function movePortRequest(
+  s: Services,
+  trx: Db,
+  id: number,
+  move: { status: PortStatus; note: string },
+  actor: AuditActor,
+): Promise<void> {
+  const { status, note } = move;
+  const by = actor?.user.name ?? 'system';
+  const before = await trx
+    .selectFrom('did_port_requests')
+    .selectAll()
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!before) throw notFound();
+  const from = before.status as PortStatus;
+  if (!api.didExtras.PORT_MOVES[from].includes(status)) throw ruleBroken('didPortMove', [from, status]);
+  await trx
+    .updateTable('did_port_requests')
+    .set({ status, operator_note: note, updated_at: new Date(), updated_by: by })
+    .where('id', '=', id)
+    .execute();
+  await trx
+    .insertInto('did_port_request_history')
+    .values({ request_id: before.id, status, note, user_name: by })
+    .execute();
+  // The client reads the move on its dashboard as its other DID notices.
+  await trx
+    .insertInto('client_alerts')
+    .values({
+      client_id: before.carrier_id,
+      level: status === 'rejected' ? 'error' : 'info',
+      content: `Port-in request #${before.id} (${before.numbers.length} number(s) from ${before.current_provider}): ${status.replace('_', ' ')}${note ? ` (${note})` : ''}`,
+    })
+    .execute();
+  await s.audit.record(trx, actor, 'did_port_request', before.id, 'status', { status: from }, move);
+}
+
 export function registerDidExtras(app: FastifyInstance, s: Services): void {
   const x = api.didExtras;
 
@@ -198,44 +291,7 @@ export function registerDidExtras(app: FastifyInstance, s: Services): void {
   implement(app, s, x.portalCreatePortRequest, async (ctx) => {
     const actor = actorOf(ctx);
     const c = await portalDidClient(s.db, actor);
-    const b = ctx.body;
-    // The numbers as the DID import reads a list: one per line, each a DID, at most 1000.
-    const numbers = numbersOf('list', { numbers: b.numbers });
-    const today = localDate(Date.now(), c.time_zone);
-    if (b.requested_date < today) throw invalidField('requested_date', 'didPortDateInPast', [today]);
-    return s.db.transaction().execute(async (trx) => {
-      // A number already in the repository is this platform's: there is nothing to port in.
-      const held = await trx
-        .selectFrom('dids')
-        .select('number')
-        .where('number', 'in', numbers)
-        .orderBy('number')
-        .executeTakeFirst();
-      if (held) throw invalidField('numbers', 'didPortHeld', [held.number]);
-      const row = await trx
-        .insertInto('did_port_requests')
-        .values({
-          carrier_id: c.carrier_id,
-          numbers,
-          current_provider: b.current_provider,
-          requested_date: b.requested_date,
-          note: b.note,
-          created_by: actor.user.name,
-          updated_at: new Date(),
-          updated_by: actor.user.name,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('did_port_request_history')
-        .values({ request_id: row.id, status: 'requested', note: b.note, user_name: actor.user.name })
-        .execute();
-      await s.audit.record(trx, actor, 'did_port_request', row.id, 'create', null, {
-        ...b,
-        numbers,
-      });
-      return { id: row.id };
-    });
+    return s.db.transaction().execute((trx) => createPortRequest(s, trx, c, ctx.body, actor));
   });
 
   implement(app, s, x.listPortRequests, async (ctx) => {
@@ -260,37 +316,7 @@ export function registerDidExtras(app: FastifyInstance, s: Services): void {
 
   implement(app, s, x.movePortRequest, async (ctx) => {
     const actor = actorOf(ctx);
-    const { status, note } = ctx.body;
-    await s.db.transaction().execute(async (trx) => {
-      const before = await trx
-        .selectFrom('did_port_requests')
-        .selectAll()
-        .where('id', '=', ctx.params.id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!before) throw notFound();
-      const from = before.status as PortStatus;
-      if (!x.PORT_MOVES[from].includes(status)) throw ruleBroken('didPortMove', [from, status]);
-      await trx
-        .updateTable('did_port_requests')
-        .set({ status, operator_note: note, updated_at: new Date(), updated_by: actor.user.name })
-        .where('id', '=', ctx.params.id)
-        .execute();
-      await trx
-        .insertInto('did_port_request_history')
-        .values({ request_id: before.id, status, note, user_name: actor.user.name })
-        .execute();
-      // The client reads the move on its dashboard as its other DID notices.
-      await trx
-        .insertInto('client_alerts')
-        .values({
-          client_id: before.carrier_id,
-          level: status === 'rejected' ? 'error' : 'info',
-          content: `Port-in request #${before.id} (${before.numbers.length} number(s) from ${before.current_provider}): ${status.replace('_', ' ')}${note ? ` (${note})` : ''}`,
-        })
-        .execute();
-      await s.audit.record(trx, actor, 'did_port_request', before.id, 'status', { status: from }, ctx.body);
-    });
+    await s.db.transaction().execute((trx) => movePortRequest(s, trx, ctx.params.id, ctx.body, actor));
     return null;
   });
 

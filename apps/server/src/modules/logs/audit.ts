@@ -1,11 +1,13 @@
 import type { Db } from '../../db/connection';
-import type { Actor } from '../../http/context';
+
+/** Who made a change: a signed-in user, or a named process (seed-demo, a job) without a user id. */
+export type AuditActor = { user: { user_id: number | null; name: string } } | null;
 
 /** The modification log: one row for every write (who, when, entity, before, after). */
 export class AuditLog {
   async record(
     db: Db,
-    actor: Pick<Actor, 'user'> | null,
+    actor: AuditActor,
     entity: string,
     entityId: string | number,
     action: string,
