@@ -8,7 +8,7 @@ import {
 } from '@tandem/domain';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
-import { yieldToLoop } from '../../event-loop';
+import { sliceUsed, yieldToLoop } from '../../event-loop';
 
 /**
  * The rate rows of every rate table, kept between snapshot builds so a rebuild reads only what
@@ -66,7 +66,7 @@ class TableRows {
     const index = new Map<number, number>();
     for (let i = 0; i < this.count; i++) {
       index.set(this.ids[i] as number, i);
-      if (i % INDEX_SLICE === INDEX_SLICE - 1) {
+      if ((i & 255) === 255 && sliceUsed()) {
         await yieldToLoop();
         // built meanwhile by a synchronous lookup (positions): keep that one
         if (this.index !== null) return;
@@ -155,8 +155,6 @@ class TableRows {
  * driver answering from memory, or data already buffered).
  */
 const PAGE = 2_000;
-/** Rows indexed between two turns of the event loop (prepareIndex). */
-const INDEX_SLICE = 25_000;
 const COLUMNS =
   sql.raw(`rate_id, rate_table_id, code, code_name, country, rate::text AS rate, intra_rate::text AS intra_rate,
   inter_rate::text AS inter_rate, ij_rate::text AS ij_rate, local_rate::text AS local_rate, min_time, "interval", grace_time,
