@@ -19,7 +19,8 @@
  *   npx tsx bench/stall/stall.bench.ts
  * Env: BENCH_ROWS (300000), BENCH_BASELINE_S (8), BENCH_CONNECTIONS (4), BENCH_CDRS (100000),
  * BENCH_EXPORT_CDRS (1000000), BENCH_PHASES (comma list of import,snapshot,cdr; all by default),
- * BENCH_PROBE_NICE (the probe's nice value, e.g. -10: it gets the CPU before the database).
+ * BENCH_PROBE_NICE (the probe's nice value, e.g. -10: it gets the CPU before the database),
+ * BENCH_PROBE_CLIENT (raw: route calls on raw keep-alive sockets, the default; http: Node's client).
  * Targets (issue 16): worst wait under 100 ms, route rate at least half the baseline's.
  */
 import { spawn, execFile } from 'node:child_process';
