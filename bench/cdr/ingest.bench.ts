@@ -10,7 +10,8 @@
  * database (BalancePoller). Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
  *
  *   npx tsx bench/cdr/ingest.bench.ts
- * Env: BENCH_CDRS (default 50000), BENCH_BATCH (1000: the issue's batch size).
+ * Env: BENCH_CDRS (default 50000), BENCH_BATCH (1000: the issue's batch size), BENCH_SENDERS (1:
+ * batches in flight at once, as from that many switch nodes).
  * Targets (issue 10): at least 50,000 CDRs/s on PostgreSQL; a balance change visible to routing in
  * under 1 s.
  */
@@ -27,6 +28,8 @@ import { configure, machine, seeded, settled, startServer, VENDORS } from '../ro
 
 const TOTAL = Number(process.env.BENCH_CDRS ?? 50_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
+/** Batches in flight at once: one switch sends one after the other; several switch nodes send side by side. */
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 1);
 
 /** Answered and failed attempts from the bench customer's network to the SDF codes over the vendors. */
 function cdrs(
@@ -108,13 +111,19 @@ async function run(label: string, databaseUrl: string | null) {
     const perBatch: number[] = [];
     let unpriced = 0;
     const t0 = performance.now();
-    for (const [b, list] of batches.entries()) {
-      const tb = performance.now();
-      const r = await post(`${base}/switch/cdr`, { batch_id: `bench-${b}`, cdrs: list }, headers);
-      if (!r.success || r.payload.stored !== list.length) throw new Error(JSON.stringify(r).slice(0, 500));
-      unpriced += Number(r.payload.unpriced);
-      perBatch.push(Math.round(performance.now() - tb));
-    }
+    // SENDERS switches (or switch nodes) each send their share of the batches one after the other
+    let next = 0;
+    const sender = async () => {
+      for (let b = next++; b < batches.length; b = next++) {
+        const list = batches[b]!;
+        const tb = performance.now();
+        const r = await post(`${base}/switch/cdr`, { batch_id: `bench-${b}`, cdrs: list }, headers);
+        if (!r.success || r.payload.stored !== list.length) throw new Error(JSON.stringify(r).slice(0, 500));
+        unpriced += Number(r.payload.unpriced);
+        perBatch.push(Math.round(performance.now() - tb));
+      }
+    };
+    await Promise.all(Array.from({ length: SENDERS }, sender));
     const ingestMs = performance.now() - t0;
 
     // baseline: the same rows, one plain INSERT per batch into an unindexed table
@@ -246,6 +255,7 @@ async function run(label: string, databaseUrl: string | null) {
       database: label,
       cdrs: total,
       batch: BATCH,
+      senders: SENDERS,
       unpriced,
       ingest_ms: Math.round(ingestMs),
       batch_ms: perBatch,
