@@ -193,7 +193,7 @@ export function* buildCodeDeckSteps(
     }
     total += table.columns?.count ?? table.rows.length;
   });
-  const store = new RateStore(total);
+  const store = yield* RateStore.allocateSteps(total);
   try {
     const deck = yield* CodeDeck.buildSteps(
       tables.map((t) => (t.columns ? t.columns.store.deckRows(t.columns.count) : deckRowsOf(t.rows))),

@@ -59,3 +59,36 @@ describe('RateStore', () => {
     expect(RateStore.fits(-(2n ** 63n) + 1n)).toBe(true);
   });
 });
+
+describe('RateStore.allocateSteps', () => {
+  it('allocates the columns a step at a time and gives the same store as the constructor', () => {
+    const steps = RateStore.allocateSteps(1000);
+    let yields = 0;
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) yields++;
+    // one pause at least between the 14 columns' groups, so no single step allocates them all
+    expect(yields).toBeGreaterThanOrEqual(8);
+    const made = r.value;
+    const plain = new RateStore(1000);
+    expect(made.size).toBe(1000);
+    for (const k of [
+      'code',
+      'codeName',
+      'country',
+      'rate',
+      'intra',
+      'inter',
+      'ij',
+      'local',
+      'setupFee',
+      'minTime',
+      'interval',
+      'grace',
+      'effective',
+      'end',
+    ] as const) {
+      expect(made[k].length).toBe(1000);
+      expect(made[k].constructor).toBe(plain[k].constructor);
+    }
+  });
+});
