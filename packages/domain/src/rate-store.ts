@@ -16,7 +16,7 @@ import type { DeckRows } from './code-deck';
 import type { JurisdictionalRates, RateColumn } from './jurisdiction';
 import type { Micros } from './money';
 import type { PrefixRow } from './prefix-index';
-import { runSteps, type Steps } from './steps';
+import { ROWS_PER_STEP, runSteps, type Steps } from './steps';
 
 /** One rate row as the rest of the domain sees it. */
 export interface RateRow extends PrefixRow, JurisdictionalRates {
@@ -54,31 +54,32 @@ type RateColumns = Pick<
   | 'end'
 >;
 
-/** The columns of `size` rows, a step after each one. */
+/** The columns of `size` rows, a step after each one when they are large (a small store: no pause). */
 function* allocateColumns(size: number): Steps<RateColumns> {
+  const large = size >= ROWS_PER_STEP;
   const code = new Array<string>(size);
   const codeName = new Array<string | null>(size);
   const country = new Array<string | null>(size);
-  yield;
+  if (large) yield;
   const money = (): BigInt64Array => new BigInt64Array(size);
   const rate = money();
-  yield;
+  if (large) yield;
   const intra = money();
-  yield;
+  if (large) yield;
   const inter = money();
-  yield;
+  if (large) yield;
   const ij = money();
-  yield;
+  if (large) yield;
   const local = money();
-  yield;
+  if (large) yield;
   const setupFee = money();
-  yield;
+  if (large) yield;
   const minTime = new Int32Array(size);
   const interval = new Int32Array(size);
   const grace = new Int32Array(size);
-  yield;
+  if (large) yield;
   const effective = new Float64Array(size);
-  yield;
+  if (large) yield;
   const end = new Float64Array(size);
   return {
     code,
