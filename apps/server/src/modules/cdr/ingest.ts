@@ -20,6 +20,7 @@ import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances, type BalanceChange } from './ledger';
 import { CdrPartitions, dayOf } from './partitions';
+import { RATED_COLUMNS } from './rated-columns';
 import { addToSummaries, summaryOf } from '../stats/summaries';
 
 export type CdrBatchResult = z.output<typeof api.cdr.cdrBatchResult>;
@@ -53,7 +54,6 @@ export interface BatchCommitted {
 }
 
 const m6 = (v: Micros) => formatMoney(v, 6);
-const money = (v: Micros | null) => (v === null ? null : m6(v));
 
 /**
  * CDR ingest (issue 10, DESIGN 6): a batch of CDRs from the switch, a file or the demo, rated on
@@ -330,7 +330,7 @@ async function withRetry<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
   }
 }
 
-/** The CDR columns, written as one INSERT ... SELECT FROM unnest(arrays). */
+/** The CDR's own columns (the rated ones: RATED_COLUMNS), written as one INSERT ... SELECT FROM unnest(arrays). */
 const COLUMNS = [
   ['cdr_id', 'int8'],
   ['batch_id', 'text'],
@@ -345,42 +345,16 @@ const COLUMNS = [
   ['ring_time', 'int4'],
   ['ingress_trunk_id', 'int4'],
   ['egress_trunk_id', 'int4'],
-  ['ingress_client_id', 'int4'],
-  ['egress_client_id', 'int4'],
   ['source_ip', 'text'],
   ['egress_host', 'text'],
   ['ani', 'text'],
   ['dnis', 'text'],
   ['egress_dnis', 'text'],
   ['lrn', 'text'],
-  ['routing_dnis', 'text'],
   ['release_cause', 'int4'],
   ['q850_cause', 'int4'],
   ['release_side', 'text'],
   ['codec', 'text'],
-  ['ingress_rate_table_id', 'int4'],
-  ['ingress_code', 'text'],
-  ['ingress_code_name', 'text'],
-  ['orig_country', 'text'],
-  ['ingress_rate', 'numeric'],
-  ['ingress_setup_fee', 'numeric'],
-  ['ingress_rate_column', 'text'],
-  ['ingress_jurisdiction', 'text'],
-  ['ingress_billed_time', 'int4'],
-  ['ingress_client_cost', 'numeric'],
-  ['short_call_charge', 'numeric'],
-  ['egress_rate_table_id', 'int4'],
-  ['egress_code', 'text'],
-  ['egress_code_name', 'text'],
-  ['term_country', 'text'],
-  ['egress_rate', 'numeric'],
-  ['egress_setup_fee', 'numeric'],
-  ['egress_rate_column', 'text'],
-  ['egress_jurisdiction', 'text'],
-  ['egress_billed_time', 'int4'],
-  ['egress_cost', 'numeric'],
-  ['profit', 'numeric'],
-  ['unpriced_reason', 'text'],
 ] as const;
 type Column = (typeof COLUMNS)[number][0];
 
@@ -396,13 +370,10 @@ async function insertCdrs(
   const cols = {} as Record<Column, ArrayItem[]>;
   for (const [c] of COLUMNS) cols[c] = new Array<ArrayItem>(n);
   for (let j = 0; j < n; j++) {
-    // 50 values a row: a 10,000-CDR batch's columns are built slice by slice (issue 16)
+    // a 10,000-CDR batch's columns are built slice by slice (issue 16)
     if (sliceUsed()) await yieldToLoop();
     const i = stored[j]!;
     const c = cdrs[i]!;
-    const r = ratings[i]!;
-    const inn = r.ingress;
-    const out = r.egress;
     cols.cdr_id[j] = cdrIds[j];
     cols.batch_id[j] = batchId;
     cols.call_id[j] = c.call_id;
@@ -416,48 +387,26 @@ async function insertCdrs(
     cols.ring_time[j] = c.ring_time_ms ?? null;
     cols.ingress_trunk_id[j] = c.ingress_trunk_id;
     cols.egress_trunk_id[j] = c.egress_trunk_id;
-    cols.ingress_client_id[j] = inn.carrier_id;
-    cols.egress_client_id[j] = out?.carrier_id ?? null;
     cols.source_ip[j] = c.source_ip;
     cols.egress_host[j] = c.egress_host ?? null;
     cols.ani[j] = c.ani;
     cols.dnis[j] = c.dnis;
     cols.egress_dnis[j] = c.egress_dnis ?? null;
     cols.lrn[j] = c.lrn ?? null;
-    cols.routing_dnis[j] = inn.number;
     cols.release_cause[j] = c.release_cause;
     cols.q850_cause[j] = c.q850_cause ?? null;
     cols.release_side[j] = c.release_side;
     cols.codec[j] = c.codec ?? null;
-    cols.ingress_rate_table_id[j] = inn.rate_table_id;
-    cols.ingress_code[j] = inn.code;
-    cols.ingress_code_name[j] = inn.code_name;
-    cols.orig_country[j] = inn.country;
-    cols.ingress_rate[j] = money(inn.rate);
-    cols.ingress_setup_fee[j] = money(inn.setup_fee);
-    cols.ingress_rate_column[j] = inn.column;
-    cols.ingress_jurisdiction[j] = inn.jurisdiction;
-    cols.ingress_billed_time[j] = inn.billed_seconds;
-    cols.ingress_client_cost[j] = m6(inn.cost);
-    cols.short_call_charge[j] = m6(r.short_call_charge);
-    cols.egress_rate_table_id[j] = out?.rate_table_id ?? null;
-    cols.egress_code[j] = out?.code ?? null;
-    cols.egress_code_name[j] = out?.code_name ?? null;
-    cols.term_country[j] = out?.country ?? null;
-    cols.egress_rate[j] = money(out?.rate ?? null);
-    cols.egress_setup_fee[j] = money(out?.setup_fee ?? null);
-    cols.egress_rate_column[j] = out?.column ?? null;
-    cols.egress_jurisdiction[j] = out?.jurisdiction ?? null;
-    cols.egress_billed_time[j] = out?.billed_seconds ?? 0;
-    cols.egress_cost[j] = m6(r.cost);
-    cols.profit[j] = m6(r.profit);
-    cols.unpriced_reason[j] = r.unpriced;
+  }
+  const rated: Record<string, ArrayItem[]> = {};
+  for (const [c, , value] of RATED_COLUMNS) {
+    rated[c] = stored.map((i) => value(ratings[i]!));
+    if (sliceUsed()) await yieldToLoop();
   }
   // The arrays go as text literals built column by column between yields (the driver would build
   // all half a million values in one go).
-  const text = await arrayLiterals(cols);
-  await sql`INSERT INTO cdrs (${sql.join(COLUMNS.map(([c]) => sql.ref(c)))})
-    SELECT * FROM unnest(${sql.join(COLUMNS.map(([c, t]) => sql`${text[c]}::${sql.raw(t)}[]`))})`.execute(
-    trx,
-  );
+  const text = await arrayLiterals<string>({ ...cols, ...rated });
+  const all = [...COLUMNS, ...RATED_COLUMNS];
+  await sql`INSERT INTO cdrs (${sql.join(all.map(([c]) => sql.ref(c)))})
+    SELECT * FROM unnest(${sql.join(all.map(([c, t]) => sql`${text[c]!}::${sql.raw(t)}[]`))})`.execute(trx);
 }

@@ -11,7 +11,7 @@ import {
   type RoutingSnapshot,
 } from '@tandem/domain';
 import { sql, type RawBuilder } from 'kysely';
-import { arrayLiteral, type ArrayItem } from '../../db/arrays';
+import { arrayLiteral } from '../../db/arrays';
 import type { Db } from '../../db/connection';
 import { mapInSlices, sliceUsed, yieldToLoop } from '../../event-loop';
 import type { Services } from '../../services';
@@ -19,6 +19,7 @@ import type { LiveState } from '../routing/live-state';
 import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances } from './ledger';
 import { analyzeStaleDays } from './partitions';
+import { RATED_COLUMNS } from './rated-columns';
 import { changeSummaries, ratedSummary, type SummaryCall, type SummaryCdr } from '../stats/summaries';
 
 /** CDRs per chunk: one transaction each (CDR updates, ledger rows, the run's cursor). */
@@ -592,38 +593,6 @@ async function rewriteCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRati
   await updateCdrs(trx, list);
 }
 
-const mm = (v: Micros | null) => (v === null ? null : m6(v));
-type Rewritten = (c: StoredCdr, r: CdrRating) => ArrayItem;
-/** The columns a rerate rewrites: [column, type, value]. */
-const REWRITTEN: readonly (readonly [string, string, Rewritten])[] = [
-  ['ingress_client_id', 'int4', (_, r) => r.ingress.carrier_id],
-  ['egress_client_id', 'int4', (_, r) => r.egress?.carrier_id ?? null],
-  ['routing_dnis', 'text', (_, r) => r.ingress.number],
-  ['ingress_rate_table_id', 'int4', (_, r) => r.ingress.rate_table_id],
-  ['ingress_code', 'text', (_, r) => r.ingress.code],
-  ['ingress_code_name', 'text', (_, r) => r.ingress.code_name],
-  ['orig_country', 'text', (_, r) => r.ingress.country],
-  ['ingress_rate', 'numeric', (_, r) => mm(r.ingress.rate)],
-  ['ingress_setup_fee', 'numeric', (_, r) => mm(r.ingress.setup_fee)],
-  ['ingress_rate_column', 'text', (_, r) => r.ingress.column],
-  ['ingress_jurisdiction', 'text', (_, r) => r.ingress.jurisdiction],
-  ['ingress_billed_time', 'int4', (_, r) => r.ingress.billed_seconds],
-  ['ingress_client_cost', 'numeric', (_, r) => m6(r.ingress.cost)],
-  ['short_call_charge', 'numeric', (_, r) => m6(r.short_call_charge)],
-  ['egress_rate_table_id', 'int4', (_, r) => r.egress?.rate_table_id ?? null],
-  ['egress_code', 'text', (_, r) => r.egress?.code ?? null],
-  ['egress_code_name', 'text', (_, r) => r.egress?.code_name ?? null],
-  ['term_country', 'text', (_, r) => r.egress?.country ?? null],
-  ['egress_rate', 'numeric', (_, r) => mm(r.egress?.rate ?? null)],
-  ['egress_setup_fee', 'numeric', (_, r) => mm(r.egress?.setup_fee ?? null)],
-  ['egress_rate_column', 'text', (_, r) => r.egress?.column ?? null],
-  ['egress_jurisdiction', 'text', (_, r) => r.egress?.jurisdiction ?? null],
-  ['egress_billed_time', 'int4', (_, r) => r.egress?.billed_seconds ?? 0],
-  ['egress_cost', 'numeric', (_, r) => m6(r.cost)],
-  ['profit', 'numeric', (_, r) => m6(r.profit)],
-  ['unpriced_reason', 'text', (_, r) => r.unpriced],
-];
-
 async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {
   // Each column as an array literal (db/arrays.ts): cheaper than the driver's own serialising; the
   // columns of a 5,000-CDR chunk are built one by one, yielding when a slice is used (issue 16).
@@ -631,13 +600,13 @@ async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRatin
     sql`${arrayLiteral(list.map(([c]) => c.cdr_id))}::int8[]`,
     sql`${arrayLiteral(list.map(([c]) => c.start_key))}::timestamptz[]`,
   ];
-  for (const [, type, value] of REWRITTEN) {
-    arrays.push(sql`${arrayLiteral(list.map(([c, r]) => value(c, r)))}::${sql.raw(type)}[]`);
+  for (const [, type, value] of RATED_COLUMNS) {
+    arrays.push(sql`${arrayLiteral(list.map(([, r]) => value(r)))}::${sql.raw(type)}[]`);
     if (sliceUsed()) await yieldToLoop();
   }
-  const names = ['id', 'st', ...REWRITTEN.map(([c]) => c)];
+  const names = ['id', 'st', ...RATED_COLUMNS.map(([c]) => c)];
   await sql`
-    UPDATE cdrs SET ${sql.join(REWRITTEN.map(([c]) => sql`${sql.ref(c)} = ${sql.ref(`v.${c}`)}`))},
+    UPDATE cdrs SET ${sql.join(RATED_COLUMNS.map(([c]) => sql`${sql.ref(c)} = ${sql.ref(`v.${c}`)}`))},
       rated_at = now(), rerated = cdrs.rerated + 1
     FROM unnest(${sql.join(arrays)}) AS v(${sql.join(names.map((c) => sql.ref(c)))})
     WHERE cdrs.cdr_id = v.id AND cdrs.start_time = v.st`.execute(trx);
