@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Services } from '../services';
 import { saveSchedule } from '../modules/stats/reports';
 import { moveBalances } from '../modules/cdr/ledger';
+import { DEMO_TRAFFIC_DAYS } from '../modules/cdr/demo-traffic';
 import type { Db } from './connection';
 import {
   DEMO,
@@ -321,7 +322,7 @@ async function ensureCarrierLife(
       .where('invoice_number', '=', inv.invoice_number)
       .executeTakeFirst();
     if (found) continue;
-    const { start, end, issued, due } = invoiceDates(inv, now);
+    const { start, end, issued, due } = invoiceDates(def, inv, now);
     const row = await trx
       .insertInto('invoices')
       .values({
@@ -484,12 +485,21 @@ async function ensureRouting(trx: Db, def: DemoRouting, now: Date, audit: Audit)
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
 
-/** An invoice's dates relative to the seeding day: issued N days ago, covering the month before. */
-export function invoiceDates(inv: DemoInvoice, now: Date) {
+/**
+ * A legacy invoice's dates relative to the seeding day: issued `issued_days_ago`, covering one whole
+ * month. The carrier's legacy invoices cover the consecutive months that end before the demo
+ * traffic's first day (the last of them the month before it): billing/demo.ts invoices the traffic
+ * weeks through the real path, and an invoice never overlaps another's period (on the 7th of a
+ * month, "the month before issue" would cover the traffic's first weeks and leave the demo client
+ * without a real invoice).
+ */
+export function invoiceDates(def: DemoCarrier, inv: DemoInvoice, now: Date) {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const issued = new Date(today - inv.issued_days_ago * DAY_MS);
-  const end = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), 1));
-  const start = new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth() - 1, 1));
+  const trafficStart = new Date(today - DEMO_TRAFFIC_DAYS * DAY_MS);
+  const back = def.invoices.length - 1 - def.invoices.indexOf(inv);
+  const end = new Date(Date.UTC(trafficStart.getUTCFullYear(), trafficStart.getUTCMonth() - back, 1));
+  const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - 1, 1));
   const due = new Date(issued.getTime() + inv.due_days * DAY_MS);
   return { start, end, issued, due };
 }
@@ -500,7 +510,7 @@ function alertText(content: string, def: DemoCarrier, now: Date): string {
     const inv = def.invoices.find((i) => i.invoice_number === number);
     if (!inv) return m;
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    return String(Math.round((invoiceDates(inv, now).due.getTime() - today) / DAY_MS));
+    return String(Math.round((invoiceDates(def, inv, now).due.getTime() - today) / DAY_MS));
   });
 }
 

@@ -41,6 +41,13 @@ beforeAll(async () => {
     ]),
   );
   ok(await sendCdrs(h, key, 'inv-2', [cdrOf(f, { duration: 120, start: '2026-11-21T10:00:00Z' })]));
+  // posted as if the switch had sent them on the day (the ledger dates a balance move by its
+  // posting, and the invoice's opening and closing balances read those dates), whatever today is
+  await db()
+    .updateTable('ledger')
+    .set({ created_at: new Date('2026-11-21T12:00:00Z') })
+    .where('ref', 'in', ['inv-1', 'inv-2'])
+    .execute();
   await db()
     .updateTable('carriers')
     .set({ billing_email: 'ap@customer.example.com' })

@@ -393,13 +393,15 @@ describe('DID states, charges and routing', () => {
     const s = h.built.services;
     const rel = (trx: Parameters<typeof release>[0], ids: number[], by: string, note: string) =>
       release(trx, ids, by, new Date(), note);
-    const next = Date.parse('2027-01-02T00:30:00Z');
+    // the second day of the month after next: the assignment month (today's) and the two after it are due
+    const today = new Date();
+    const next = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 2, 0, 30);
     const first = await runDidCharges(s, next, rel);
     const again = await runDidCharges(s, next, rel);
     expect(first.charged).toBeGreaterThan(0);
     expect(again.charged).toBe(0);
     const monthly = (await ledgerOf(client)).filter((r) => r.ref.startsWith('did-monthly:'));
-    // the assignment month (prorated), then December and January whole
+    // the assignment month (prorated), then the next month and the one after whole
     expect(monthly.length).toBe(3);
     expect(monthly.slice(1).every((r) => Number(r.amount) === -3.1)).toBe(true);
     const vendorMonthly = (await ledgerOf(vendor)).filter((r) => r.ref.startsWith('did-vendor-monthly:'));
