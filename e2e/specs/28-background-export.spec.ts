@@ -64,7 +64,7 @@ test('the scheduler log shows the export job and the daily CDR partition job; a 
   const row = page.getByTestId('list-scheduler-log').locator(`tr[data-row-key="${job.id}"]`);
   await expect(row).toContainText('export.csv');
   await expect(row.getByTestId('job-status')).toHaveText('Finished');
-  await expect(page.getByTestId('recurring-jobs')).toContainText('cdr.partitions');
+  await expect(page.getByTestId('recurring-jobs')).toContainText('db.cleansing');
   await expect(page.getByTestId('recurring-jobs')).toContainText('daily 01:00 UTC');
 
   await row.getByTestId(`rerun-${job.id}`).click();

@@ -15,6 +15,7 @@ export type { Ticket } from './endpoints/ticket';
 export * from './crud';
 export * from './csv';
 export type { CdrIn, ReleaseSide } from './endpoints/cdr';
+export type { CdrPartition, CleansingLog, CleansingSettings, CleansingState } from './endpoints/cleansing';
 export * from './input-rules';
 export type { CdrUploadRow, CdrUploadStatus } from './endpoints/cdr-upload';
 export type { CdrFieldDef, CdrFilter, CdrRow, CdrSearchQuery, PortalFieldRow } from './endpoints/cdr-search';

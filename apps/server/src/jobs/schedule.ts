@@ -37,6 +37,14 @@ export function latestSlot(schedule: Schedule, nowMs: number): number {
   return day + Math.floor((nowMs - day) / step) * step;
 }
 
+/** Epoch ms of the first slot of `schedule` after `nowMs` (when the next run is due). */
+export function nextSlot(schedule: Schedule, nowMs: number): number {
+  const period = 'daily' in schedule ? DAY : 'hourly' in schedule ? HOUR : schedule.everyMinutes * MINUTE;
+  const next = latestSlot(schedule, nowMs) + period;
+  // every n minutes restarts at midnight: a day that n does not divide ends with a short step
+  return 'everyMinutes' in schedule ? Math.min(next, Math.floor(nowMs / DAY) * DAY + DAY) : next;
+}
+
 /** A schedule in words for the scheduler log ("daily 01:00 UTC"). */
 export function describeSchedule(schedule: Schedule): string {
   if ('daily' in schedule) return `daily ${schedule.daily} UTC`;

@@ -31,6 +31,7 @@ import { registerAgents } from './agents/routes';
 import { registerDid } from './did/routes';
 import { registerDidExtras } from './did/extras';
 import { registerOnlinePayment } from './online-payment/routes';
+import { registerCleansing } from './cleansing/routes';
 
 export function registerModules(app: FastifyInstance, s: Services): void {
   registerAuth(app, s);
@@ -52,7 +53,8 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerRoutingExtras(app, s);
   registerRateReports(app, s);
   registerRateGeneration(app, s);
-  registerCdr(app, s, callPath);
+  const ingest = registerCdr(app, s, callPath);
+  registerCleansing(app, s, ingest.partitions);
   registerCdrSearch(app, s);
   registerFinance(app, s);
   registerStats(app, s, callPath);

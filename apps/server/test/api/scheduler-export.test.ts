@@ -172,7 +172,7 @@ describe('GET /log/scheduler, kill, rerun', () => {
       }),
     );
     expect(r.items).toContainEqual(
-      expect.objectContaining({ kind: 'cdr.partitions', schedule: 'daily 01:00 UTC' }),
+      expect.objectContaining({ kind: 'db.cleansing', schedule: 'daily 01:00 UTC' }),
     );
   });
 });

@@ -97,6 +97,8 @@ describe('GET /config/system/all', () => {
       cdr_include_unauthorized_ip: false,
       short_call_seconds: 6,
       cdr_retention_days: 180,
+      log_retention_days: 180,
+      export_retention_days: 30,
       lrn_master_ip: '',
       lrn_master_port: 5060,
       lrn_slave_ip: '',

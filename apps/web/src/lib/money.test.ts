@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoneyText, formatNumberText, formatPercentText } from './money';
+import { formatBytes, formatMoneyText, formatNumberText, formatPercentText } from './money';
 
 describe('formatMoneyText', () => {
   it('groups thousands, shows the declared decimals and places the currency per language', () => {
@@ -38,5 +38,17 @@ describe('formatNumberText', () => {
     expect(formatPercentText('10', 'de')).toBe('10');
     expect(formatPercentText('1000.25', 'de')).toBe('1.000,25');
     expect(formatPercentText('0.0001', 'en')).toBe('0.0001');
+  });
+});
+
+describe('formatBytes', () => {
+  it('writes bytes whole and larger sizes with one decimal in the unit that fits, in the language', () => {
+    expect(formatBytes(0, 'en')).toBe('0 B');
+    expect(formatBytes(1023, 'en')).toBe('1,023 B');
+    expect(formatBytes(1536, 'en')).toBe('1.5 KB');
+    expect(formatBytes(5 * 1048576 + 104858, 'de')).toBe('5,1 MB');
+    expect(formatBytes(3 * 1024 ** 3, 'en')).toBe('3.0 GB');
+    expect(formatBytes(2 * 1024 ** 5, 'en')).toBe('2,048.0 TB');
+    expect(formatBytes(null)).toBe('');
   });
 });

@@ -79,3 +79,19 @@ export function formatNumberText(
 /** A percent held as decimal text ("12.5000"), shown without trailing zeros: en "12.5", de "12,5". */
 export const formatPercentText = (value: string | number | null | undefined, lang?: string) =>
   formatNumberText(value, { decimals: 4, lang, trimZeros: true });
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+/**
+ * A size in bytes with its unit (steps of 1,024), one decimal from KB up, in the user's language:
+ * en "1.5 MB", de "1,5 MB". Empty for no size.
+ */
+export function formatBytes(bytes: number | null | undefined, lang?: string): string {
+  if (bytes === null || bytes === undefined) return '';
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < BYTE_UNITS.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${formatNumberText(u === 0 ? v : v.toFixed(1), { decimals: u === 0 ? 0 : 1, lang })} ${BYTE_UNITS[u]}`;
+}

@@ -90,8 +90,15 @@ export const systemSettings = z.object({
   cdr_include_unauthorized_ip: z.boolean(),
   /** Answered calls shorter than this (seconds) carry the customer's short call charge; 0 = none. */
   short_call_seconds: wholeNumber(0, 60),
-  /** Days of CDRs kept; older days are removed by the daily job. 0 keeps everything. */
+  /**
+   * Days of CDRs kept; older days are removed by the daily DB cleansing job. 0 keeps everything.
+   * This and the two below are set on Configuration > DB Cleansing (endpoints/cleansing.ts).
+   */
   cdr_retention_days: wholeNumber(0, 3650),
+  /** Days of operational logs kept (sign-in, e-mail, scheduler, monitoring, report runs). 0 keeps everything. */
+  log_retention_days: wholeNumber(0, 3650),
+  /** Days an export file (and its export log row) is kept for download. 0 keeps everything. */
+  export_retention_days: wholeNumber(0, 3650),
   // LRN
   lrn_master_ip: optionalIpv4,
   lrn_master_port: portNumber,

@@ -33,3 +33,4 @@ export * as did from './did';
 export * as didExtras from './did-extras';
 export * as onlinePayment from './online-payment';
 export * as financeExtras from './finance-extras';
+export * as cleansing from './cleansing';

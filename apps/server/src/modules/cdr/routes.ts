@@ -5,7 +5,6 @@ import type { Services } from '../../services';
 import type { CallPath } from '../routing/routes';
 import { CdrIngest } from './ingest';
 import { BalancePoller } from './balance-poller';
-import { schedulePartitionMaintenance } from './partition-job';
 import { registerRerate } from './rerate-routes';
 import { registerCdrUpload } from './upload-routes';
 
@@ -17,7 +16,6 @@ export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): 
   const ingest = new CdrIngest(s, path.engine, path.live);
   ingest.onCommitted(() => path.qos.cdrsStored());
   const poller = new BalancePoller(s, path.live);
-  schedulePartitionMaintenance(s, ingest.partitions);
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
 

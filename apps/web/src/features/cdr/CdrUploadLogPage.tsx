@@ -6,6 +6,7 @@ import type { ListResource } from '../../components/resource/types';
 import { JobProgress } from '../jobs/JobProgress';
 import { CdrUploadButton } from './CdrUploadDialog';
 import './i18n';
+import { formatBytes } from '../../lib/money';
 
 const COLORS: Record<string, string> = {
   refused: 'red',
@@ -26,9 +27,6 @@ export function CdrUploadStatusTag({ status }: { status: string }) {
   );
 }
 
-const size = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`;
-
 const resource: ListResource<CdrUploadRow> = {
   key: 'cdr-upload-log',
   title: 'cdr.upload.log',
@@ -45,7 +43,7 @@ const resource: ListResource<CdrUploadRow> = {
       render: (r) => r.created_at.replace('T', ' ').slice(0, 19),
     },
     { key: 'file_name', title: 'cdr.upload.file', sortable: true },
-    { key: 'size', title: 'cdr.upload.size', render: (r) => size(r.size) },
+    { key: 'size', title: 'cdr.upload.size', render: (r) => formatBytes(r.size) },
     { key: 'user_name', title: 'cdr.upload.by' },
     {
       key: 'status',

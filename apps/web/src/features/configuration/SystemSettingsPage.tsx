@@ -10,9 +10,11 @@ import { useFeedback } from '../../app/feedback';
 import { useSession, useSignedIn } from '../../app/session';
 import { Spinner } from '../../components/Spinner';
 import './i18n';
+import './cleansing-i18n';
 
 type Key = keyof SystemSettings;
 const { SYSTEM_FUNC, LOGIN_CONTENT_FUNC, US_IJ_RULES, systemSettings } = api.config;
+const CLEANSING_FUNC = api.cleansing.FUNC;
 const { TIME_ZONES, timeZoneLabel } = api.carriers;
 const EMAIL_LISTS = [
   'notify_admin_emails',
@@ -168,7 +170,9 @@ export default function SystemSettingsPage() {
               {number('report_decimals')}
               {toggle('cdr_include_unauthorized_ip')}
               {number('short_call_seconds')}
-              {number('cdr_retention_days')}
+              <Col span={24}>
+                {k('retentionHelp')} <Link to={CLEANSING_FUNC}>{t('cleansing.title')}</Link>
+              </Col>
             </>,
           )}
           {section(

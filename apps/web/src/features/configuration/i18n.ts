@@ -78,6 +78,7 @@ const en = {
       'Rate of a US jurisdictional rate table charged when the jurisdiction of a call cannot be told (unknown or foreign ANI).',
     lrnNotUsed: 'Stored for the LRN client; no LRN lookups are made yet.',
     logosHelp: 'Logo, favicon and login background are set on',
+    retentionHelp: 'How long CDRs, logs and export files are kept is set on',
     loginContent: 'Login Pages Content',
   },
 };
@@ -159,6 +160,7 @@ const de: typeof en = {
       'Tarif einer US-Tariftabelle nach Zuständigkeit, der gilt, wenn die Zuständigkeit eines Anrufs nicht bestimmbar ist (unbekannte oder ausländische ANI).',
     lrnNotUsed: 'Gespeichert für den LRN-Client; LRN-Abfragen finden noch nicht statt.',
     logosHelp: 'Logo, Favicon und Anmeldehintergrund werden festgelegt unter',
+    retentionHelp: 'Wie lange CDRs, Protokolle und Exportdateien aufbewahrt werden, wird festgelegt unter',
     loginContent: 'Inhalt der Anmeldeseiten',
   },
 };
@@ -239,6 +241,7 @@ const ch: typeof en = {
     ijHelp: '无法判定呼叫管辖（主叫号码未知或为国外号码）时，美国管辖费率表所采用的费率。',
     lrnNotUsed: '已保存，供 LRN 客户端使用；目前尚不进行 LRN 查询。',
     logosHelp: '徽标、网站图标和登录背景在此设置：',
+    retentionHelp: 'CDR、日志和导出文件的保留期在此设置：',
     loginContent: '登录页面内容',
   },
 };

@@ -6,6 +6,7 @@ const paymentTermEdit = lazy(() => import('./PaymentTermEditPage'));
 const timeProfiles = lazy(() => import('./TimeProfilesPage'));
 const timeProfileEdit = lazy(() => import('./TimeProfileEditPage'));
 const systemSettings = lazy(() => import('./SystemSettingsPage'));
+const dbCleansing = lazy(() => import('./DbCleansingPage'));
 
 export const configurationRoutes: RouteDef[] = [
   { path: '/configuration/payment_term', title: 'configuration.paymentTerms', page: paymentTerms },
@@ -26,5 +27,10 @@ export const configurationRoutes: RouteDef[] = [
     path: '/configuration/system_setting',
     title: 'configuration.systemSettings.title',
     page: systemSettings,
+  },
+  {
+    path: '/configuration/auto_rotation_and_cleaning',
+    title: 'cleansing.title',
+    page: dbCleansing,
   },
 ];

@@ -9,17 +9,9 @@ import type { ListResource } from '../../components/resource/types';
 import { downloadExport } from './exportFile';
 import { JobProgress, JobStatusTag } from './JobProgress';
 import './i18n';
+import { formatBytes } from '../../lib/money';
 
 type Row = z.infer<typeof api.log.exportLogRow>;
-
-const size = (n: number | null) =>
-  n === null
-    ? ''
-    : n < 1024
-      ? `${n} B`
-      : n < 1048576
-        ? `${(n / 1024).toFixed(1)} KB`
-        : `${(n / 1048576).toFixed(1)} MB`;
 
 const resource: ListResource<Row> = {
   key: 'export-log',
@@ -60,7 +52,7 @@ const resource: ListResource<Row> = {
       csv: (r) => (r.progress_done === null ? '' : `${r.progress_done}/${r.progress_total ?? ''}`),
     },
     { key: 'row_count', title: 'jobs.rows' },
-    { key: 'size_bytes', title: 'jobs.size', render: (r) => size(r.size_bytes) },
+    { key: 'size_bytes', title: 'jobs.size', render: (r) => formatBytes(r.size_bytes) },
   ],
   filters: [
     {

@@ -8,10 +8,9 @@ import { useApi } from '../../api/queries';
 import { Spinner } from '../../components/Spinner';
 import { PublicCard } from '../auth/PublicCard';
 import '../rate-delivery/i18n';
+import { formatBytes } from '../../lib/money';
 
 const when = (s: string) => `${s.replace('T', ' ').slice(0, 16)} UTC`;
-const size = (n: number) =>
-  n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`;
 
 /**
  * /download/rate/{token} (public): the rate deck a carrier was sent a link to. Shows what the link
@@ -43,7 +42,7 @@ export default function RateDownloadPage() {
         <Descriptions.Item label={t('rateDelivery.rateTable')}>{d.rate_table_name}</Descriptions.Item>
         <Descriptions.Item label={t('rateDelivery.downloadFor')}>{d.carrier_name}</Descriptions.Item>
         <Descriptions.Item label={t('rateDelivery.file')}>{d.file_name}</Descriptions.Item>
-        <Descriptions.Item label={t('rateDelivery.size')}>{size(d.size_bytes)}</Descriptions.Item>
+        <Descriptions.Item label={t('rateDelivery.size')}>{formatBytes(d.size_bytes)}</Descriptions.Item>
         <Descriptions.Item label={t('rateDelivery.validUntil')}>
           {when(d.download_deadline)}
         </Descriptions.Item>
