@@ -262,7 +262,15 @@ describe('the page calls', () => {
     if (b.job_id === a.job_id) expect(b.created).toBe(false);
     expect((await waitJob(a.job_id)).status).toBe('finished');
     expect((await waitJob(b.job_id)).status).toBe('finished');
-    expect((await state()).last_run?.job_id).toBe(Math.max(a.job_id, b.job_id));
+    const last = (await state()).last_run as State['last_run'] & { done: Record<string, number> | null };
+    expect(last?.job_id).toBe(Math.max(a.job_id, b.job_id));
+    // what the run did, as counts the page words in the user's language
+    expect(last?.done).toEqual({
+      partitions_made: 0,
+      partitions_dropped: 0,
+      log_entries_deleted: 0,
+      exports_deleted: 0,
+    });
   });
 
   it('needs the page: read to see, write to change, execute to run', async () => {

@@ -69,6 +69,15 @@ export const cleansingState = z.object({
       finished_at: z.string().nullable(),
       progress_message: z.string(),
       error: z.string(),
+      /** What a finished run did; null until it finishes. */
+      done: z
+        .object({
+          partitions_made: z.number(),
+          partitions_dropped: z.number(),
+          log_entries_deleted: z.number(),
+          exports_deleted: z.number(),
+        })
+        .nullable(),
     })
     .nullable(),
   /** Days (partitions) before this UTC day go at the next run; null when the CDR retention is 0. */

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { api, type CdrPartition, type CleansingLog, type CleansingSettings, type CleansingState } from '@tandem/contract';
+import {
+  api,
+  type CdrPartition,
+  type CleansingLog,
+  type CleansingSettings,
+  type CleansingState,
+} from '@tandem/contract';
 import type { Db } from '../../db/connection';
 import { yieldToLoop } from '../../event-loop';
 import type { JobContext } from '../../jobs/queue';
@@ -71,7 +77,11 @@ const iso = (d: Date | string | null | undefined) => (d == null ? null : new Dat
 const num = (v: unknown) => Number(v ?? 0);
 
 /** What the page shows: every partition, log and the exports, with what the next run removes. */
-export async function cleansingState(s: Services, partitions: CdrPartitions, nowMs = Date.now()): Promise<CleansingState> {
+export async function cleansingState(
+  s: Services,
+  partitions: CdrPartitions,
+  nowMs = Date.now(),
+): Promise<CleansingState> {
   const settings = await retentions(s);
   const cut = cutoffs(settings, nowMs);
   const today = dayOf(nowMs);
@@ -119,7 +129,13 @@ export async function cleansingState(s: Services, partitions: CdrPartitions, now
     logs.push({ log, rows: num(x.rows), drops: cut.log ? num(x.drops) : 0, oldest: iso(x.oldest) });
   }
 
-  const ex = await sql<{ rows: string; bytes: string; drops: string; drop_bytes: string; oldest: Date | null }>`
+  const ex = await sql<{
+    rows: string;
+    bytes: string;
+    drops: string;
+    drop_bytes: string;
+    oldest: Date | null;
+  }>`
     SELECT count(*)::text AS rows, coalesce(sum(size_bytes), 0)::text AS bytes, min(created_at) AS oldest,
       count(*) FILTER (WHERE created_at < ${cut.export ?? new Date(0)})::text AS drops,
       coalesce(sum(size_bytes) FILTER (WHERE created_at < ${cut.export ?? new Date(0)}), 0)::text AS drop_bytes
@@ -128,7 +144,7 @@ export async function cleansingState(s: Services, partitions: CdrPartitions, now
 
   const last = await s.db
     .selectFrom('jobs')
-    .select(['id', 'status', 'started_at', 'finished_at', 'progress_message', 'error'])
+    .select(['id', 'status', 'started_at', 'finished_at', 'progress_message', 'error', 'result'])
     .where('kind', '=', api.cleansing.CLEANSING_JOB)
     .orderBy('id', 'desc')
     .limit(1)
@@ -147,6 +163,7 @@ export async function cleansingState(s: Services, partitions: CdrPartitions, now
           finished_at: iso(last.finished_at),
           progress_message: last.progress_message,
           error: last.error,
+          done: last.status === 'finished' ? summaryOf(last.result) : null,
         }
       : null,
     cdr_cutoff: cut.cdrDay === null ? null : isoDay(cut.cdrDay),
@@ -178,6 +195,18 @@ export interface CleansingResult {
   logs_deleted: Partial<Record<CleansingLog, number>>;
   exports_deleted: number;
   retention: CleansingSettings;
+}
+
+/** A finished run's result as counts (null for a result of another shape, as the old cdr.partitions'). */
+function summaryOf(result: unknown): NonNullable<CleansingState['last_run']>['done'] {
+  const r = result as Partial<CleansingResult> | null;
+  if (!r || !Array.isArray(r.partitions_dropped) || typeof r.partitions_made !== 'number') return null;
+  return {
+    partitions_made: r.partitions_made,
+    partitions_dropped: r.partitions_dropped.length,
+    log_entries_deleted: Object.values(r.logs_deleted ?? {}).reduce((a, b) => a + (b ?? 0), 0),
+    exports_deleted: r.exports_deleted ?? 0,
+  };
 }
 
 /**

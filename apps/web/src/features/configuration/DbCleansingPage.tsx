@@ -26,6 +26,16 @@ function bounds(k: Key): { min?: number; max?: number } {
   return { min: s.minValue ?? undefined, max: s.maxValue ?? undefined };
 }
 
+/** What the next run removes of an area from when (a warning), or that the area is kept for good. */
+const Cutoff = ({ when: text, keepAll, drops }: { when: string | null; keepAll: string; drops: number }) => (
+  <Alert
+    type={text && drops > 0 ? 'warning' : 'info'}
+    showIcon
+    style={{ marginBottom: 12 }}
+    message={text ?? keepAll}
+  />
+);
+
 /**
  * Configuration > DB Cleansing (`/configuration/auto_rotation_and_cleaning`, docs/cdr.md
  * "Retention"): the three retentions, when the daily job runs and how its last run went, and per
@@ -126,7 +136,9 @@ export default function DbCleansingPage() {
             <Col xs={24} md={12}>
               <Card type="inner" title={k('schedule')}>
                 <Descriptions column={1} size="small" data-testid="clean-schedule">
-                  <Descriptions.Item label={k('schedule')}>{data.schedule}</Descriptions.Item>
+                  <Descriptions.Item label={k('schedule')}>
+                    {k('dailyAt', { time: data.next_run_at.slice(11, 16) })}
+                  </Descriptions.Item>
                   <Descriptions.Item label={k('nextRun')}>{when(data.next_run_at)} UTC</Descriptions.Item>
                   <Descriptions.Item label={k('lastRun')}>
                     {data.last_run ? (
@@ -137,7 +149,15 @@ export default function DbCleansingPage() {
                           {(data.last_run.finished_at ?? data.last_run.started_at) ? ' UTC' : ''}
                         </span>
                         <span style={{ fontSize: 12 }}>
-                          {data.last_run.error || data.last_run.progress_message}
+                          {data.last_run.error ||
+                            (data.last_run.done
+                              ? k('runDone', {
+                                  made: n(data.last_run.done.partitions_made),
+                                  dropped: n(data.last_run.done.partitions_dropped),
+                                  logs: n(data.last_run.done.log_entries_deleted),
+                                  exports: n(data.last_run.done.exports_deleted),
+                                })
+                              : data.last_run.progress_message)}
                         </span>
                       </Space>
                     ) : (
@@ -173,16 +193,15 @@ export default function DbCleansingPage() {
           <Col xs={24} md={12}>
             <Figure
               title={k('nextRunDrops')}
-              value={`${n(totals.drop_partitions)} · ${n(totals.drop_cdrs)} ${k('cdrCount')} · ${formatBytes(totals.drop_bytes, lang)}`}
+              value={`${n(totals.drop_partitions)} ${k('partitions')} · ${n(totals.drop_cdrs)} ${k('cdrCount')} · ${formatBytes(totals.drop_bytes, lang)}`}
               data-testid="clean-cdr-drops"
             />
           </Col>
         </Row>
-        <Alert
-          type={data.cdr_cutoff ? 'warning' : 'info'}
-          showIcon
-          style={{ marginBottom: 12 }}
-          message={data.cdr_cutoff ? k('cdrCutoff', { day: data.cdr_cutoff }) : k('cdrKeepAll')}
+        <Cutoff
+          when={data.cdr_cutoff && k('cdrCutoff', { day: data.cdr_cutoff })}
+          keepAll={k('cdrKeepAll')}
+          drops={totals.drop_partitions}
         />
         <Table<CdrPartition>
           size="small"
@@ -216,11 +235,10 @@ export default function DbCleansingPage() {
       <Row gutter={16}>
         <Col xs={24} lg={14}>
           <Card title={k('logs')} data-testid="clean-logs" style={{ height: '100%' }}>
-            <Alert
-              type={data.log_cutoff ? 'warning' : 'info'}
-              showIcon
-              style={{ marginBottom: 12 }}
-              message={data.log_cutoff ? k('logCutoff', { at: when(data.log_cutoff) }) : k('logKeepAll')}
+            <Cutoff
+              when={data.log_cutoff && k('logCutoff', { at: when(data.log_cutoff) })}
+              keepAll={k('logKeepAll')}
+              drops={data.logs.reduce((a, l) => a + l.drops, 0)}
             />
             <Table<CleansingState['logs'][number]>
               size="small"
@@ -243,13 +261,10 @@ export default function DbCleansingPage() {
         </Col>
         <Col xs={24} lg={10}>
           <Card title={k('exports')} data-testid="clean-exports" style={{ height: '100%' }}>
-            <Alert
-              type={data.export_cutoff ? 'warning' : 'info'}
-              showIcon
-              style={{ marginBottom: 12 }}
-              message={
-                data.export_cutoff ? k('exportCutoff', { at: when(data.export_cutoff) }) : k('exportKeepAll')
-              }
+            <Cutoff
+              when={data.export_cutoff && k('exportCutoff', { at: when(data.export_cutoff) })}
+              keepAll={k('exportKeepAll')}
+              drops={data.exports.drops}
             />
             <Descriptions column={1} size="small" bordered>
               <Descriptions.Item label={k('files')}>{n(data.exports.rows)}</Descriptions.Item>

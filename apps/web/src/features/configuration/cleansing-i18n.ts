@@ -14,6 +14,9 @@ const en = {
   days: 'days',
   keepAll: '0 keeps everything',
   schedule: 'Schedule',
+  dailyAt: 'Daily at {{time}} UTC',
+  runDone:
+    '{{made}} partitions made, {{dropped}} dropped; {{logs}} log entries and {{exports}} exports deleted',
   nextRun: 'Next run',
   lastRun: 'Last run',
   never: 'Not run yet',
@@ -64,6 +67,9 @@ const de: typeof en = {
   days: 'Tage',
   keepAll: '0 behält alles',
   schedule: 'Zeitplan',
+  dailyAt: 'Täglich um {{time}} UTC',
+  runDone:
+    '{{made}} Partitionen angelegt, {{dropped}} gelöscht; {{logs}} Protokolleinträge und {{exports}} Exporte gelöscht',
   nextRun: 'Nächster Lauf',
   lastRun: 'Letzter Lauf',
   never: 'Noch nicht gelaufen',
@@ -115,6 +121,8 @@ const ch: typeof en = {
   days: '天',
   keepAll: '0 表示全部保留',
   schedule: '计划',
+  dailyAt: '每天 {{time}} UTC',
+  runDone: '已创建 {{made}} 个分区，删除 {{dropped}} 个；已删除 {{logs}} 条日志和 {{exports}} 个导出',
   nextRun: '下次运行',
   lastRun: '上次运行',
   never: '尚未运行',
