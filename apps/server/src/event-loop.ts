@@ -6,7 +6,7 @@
  * The call path comes first. While the switch is asking for routes (a route request within the last
  * CALL_PATH_ACTIVE_MS), a yield pauses the work for up to SHARE_MAX times as long as the slice before
  * it held the thread, so background work (imports, snapshot loads, exports, rerates, CDR batches)
- * takes at most about a quarter of a thread the route API keeps busy. How long is learned from the
+ * takes at most about a seventh of a thread the route API keeps busy. How long is learned from the
  * pause before: the share of it the loop spent busy (answering calls); a route API with little to do
  * lets the work go on at nearly full speed. Without route requests a yield is one turn of the loop
  * (setImmediate).
@@ -16,10 +16,13 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 /** How long after a route request the call path counts as busy. */
 const CALL_PATH_ACTIVE_MS = 100;
 /**
- * The longest pause, as a multiple of the slice before it: 3 leaves background work a quarter of a
- * thread the route API keeps busy (the database and the switch's connections need their turns too).
+ * The longest pause, as a multiple of the slice before it: 6 leaves background work a seventh of a
+ * thread the route API keeps busy. The database needs its turns too: on a machine the database
+ * shares, a snapshot load's pages held the route rate at 0.47 of its baseline with 3 (a quarter) and
+ * 0.79 with 6, while the load took 25 s instead of 17 (docs/performance.md "A seventh"). With the
+ * switch quiet the work runs at full speed whatever this is.
  */
-const SHARE_MAX = 3;
+const SHARE_MAX = 6;
 /**
  * The loop's utilisation during a pause that counts as a call path wanting all of it: a switch's
  * connections wait for each answer before the next request, so even back to back they keep the
