@@ -15,6 +15,10 @@ export const partitionName = (dayMs: number): string =>
 /** The UTC day (epoch ms of its midnight) of an instant. */
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 
+/** The first day kept under a retention of `retentionDays` (days before it go); null when 0 keeps all. */
+export const retentionCutoffDay = (nowMs: number, retentionDays: number): number | null =>
+  retentionDays > 0 ? dayOf(nowMs) - retentionDays * DAY_MS : null;
+
 /**
  * Brings the planner's statistics up to date on the day partitions of [fromMs, toMs) that were never
  * analysed (an empty one costs a millisecond) or changed by more than a tenth since (autovacuum lags behind a bulk ingest: a day just
@@ -60,16 +64,21 @@ export class CdrPartitions {
     }
   }
 
-  /** Days with a partition, ascending. */
-  async list(): Promise<number[]> {
-    const r = await sql<{ name: string }>`
-      SELECT c.relname AS name FROM pg_inherits i
-      JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+  /** Days with a partition, ascending; with `withSize`, each with its size on disk (bytes, with indexes). */
+  async list(): Promise<number[]>;
+  async list(opts: { withSize: true }): Promise<{ day: number; bytes: number }[]>;
+  async list(opts?: { withSize: true }): Promise<number[] | { day: number; bytes: number }[]> {
+    const r = await sql<{ name: string; bytes: string | null }>`
+      SELECT c.relname AS name, ${sql.raw(opts?.withSize ? 'pg_total_relation_size(c.oid)::text' : 'NULL')} AS bytes
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
       WHERE p.relname = 'cdrs' ORDER BY c.relname`.execute(this.db);
-    return r.rows
-      .map((x) => /^cdrs_(\d{4})(\d{2})(\d{2})$/.exec(x.name))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+    const held = r.rows.flatMap((x) => {
+      const m = /^cdrs_(\d{4})(\d{2})(\d{2})$/.exec(x.name);
+      return m
+        ? [{ day: Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])), bytes: Number(x.bytes ?? 0) }]
+        : [];
+    });
+    return opts?.withSize ? held : held.map((x) => x.day);
   }
 
   private async create(day: number): Promise<void> {
@@ -97,8 +106,8 @@ export class CdrPartitions {
 
   /** Drops the partitions of days entirely older than `retentionDays` (0 keeps everything). */
   async dropOlderThan(nowMs: number, retentionDays: number): Promise<string[]> {
-    if (retentionDays <= 0) return [];
-    const cutoff = dayOf(nowMs) - retentionDays * DAY_MS;
+    const cutoff = retentionCutoffDay(nowMs, retentionDays);
+    if (cutoff === null) return [];
     const dropped: string[] = [];
     for (const day of await this.list()) {
       if (day >= cutoff) continue;

@@ -4,7 +4,8 @@ import { actorOf } from '../../http/context';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import type { CdrPartitions } from '../cdr/partitions';
-import { CLEANSING_SCHEDULE, cleansingState, runCleansing, saveRetentions } from './service';
+import { patchSystemSettings } from '../config/system-settings';
+import { CLEANSING_SCHEDULE, cleansingState, runCleansing } from './service';
 
 /**
  * Configuration > DB Cleansing (issue 10 section 5): the daily job `db.cleansing` and the page's
@@ -18,7 +19,7 @@ export function registerCleansing(app: FastifyInstance, s: Services, partitions:
 
   implement(app, s, api.cleansing.getCleansing, async () => cleansingState(s, partitions));
   implement(app, s, api.cleansing.putCleansing, async (ctx) => {
-    await saveRetentions(s, actorOf(ctx), ctx.body);
+    await patchSystemSettings(s, actorOf(ctx), ctx.body);
     return cleansingState(s, partitions);
   });
   implement(app, s, api.cleansing.runCleansing, async (ctx) => {

@@ -8,12 +8,11 @@ import {
   type CleansingSettings,
   type CleansingState,
 } from '@tandem/contract';
-import type { Db } from '../../db/connection';
 import { yieldToLoop } from '../../event-loop';
 import type { JobContext } from '../../jobs/queue';
 import { describeSchedule, nextSlot, type Schedule } from '../../jobs/schedule';
 import type { Services } from '../../services';
-import { dayOf, partitionName, type CdrPartitions } from '../cdr/partitions';
+import { dayOf, partitionName, retentionCutoffDay, type CdrPartitions } from '../cdr/partitions';
 
 /**
  * DB Cleansing (docs/cdr.md "Retention"): one daily job keeps the database's size flat. It makes the
@@ -57,14 +56,14 @@ export interface Cutoffs {
 export function cutoffs(settings: CleansingSettings, nowMs: number): Cutoffs {
   const before = (days: number) => (days > 0 ? new Date(nowMs - days * DAY_MS) : null);
   return {
-    cdrDay: settings.cdr_retention_days > 0 ? dayOf(nowMs) - settings.cdr_retention_days * DAY_MS : null,
+    cdrDay: retentionCutoffDay(nowMs, settings.cdr_retention_days),
     log: before(settings.log_retention_days),
     export: before(settings.export_retention_days),
   };
 }
 
-export async function retentions(s: Services, db?: Db): Promise<CleansingSettings> {
-  const sys = await s.settings.system(db);
+export async function retentions(s: Services): Promise<CleansingSettings> {
+  const sys = await s.settings.system();
   return {
     cdr_retention_days: sys.cdr_retention_days,
     log_retention_days: sys.log_retention_days,
@@ -86,15 +85,8 @@ export async function cleansingState(
   const cut = cutoffs(settings, nowMs);
   const today = dayOf(nowMs);
 
-  const days = await partitions.list();
-  const sizes = new Map<string, number>();
-  if (days.length > 0) {
-    const r = await sql<{ name: string; bytes: string }>`
-      SELECT c.relname AS name, pg_total_relation_size(c.oid)::text AS bytes FROM pg_inherits i
-      JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-      WHERE p.relname = 'cdrs'`.execute(s.db);
-    for (const x of r.rows) sizes.set(x.name, num(x.bytes));
-  }
+  const held = await partitions.list({ withSize: true });
+  const days = held.map((p) => p.day);
   // The daily summaries count every CDR of a day exactly (the ingest and rerate keep them in the
   // batch's transaction): no count over a partition of millions of rows.
   const counts = new Map<number, number>();
@@ -108,11 +100,11 @@ export async function cleansingState(
     for (const x of r) counts.set(dayOf(new Date(x.bucket).getTime()), num(x.n));
   }
   const list: CdrPartition[] = days
-    .map((day) => {
+    .map((day, i) => {
       const name = partitionName(day);
       const state: CdrPartition['state'] =
         cut.cdrDay !== null && day < cut.cdrDay ? 'drops' : day > today ? 'ahead' : 'kept';
-      return { day: isoDay(day), name, cdrs: counts.get(day) ?? 0, bytes: sizes.get(name) ?? 0, state };
+      return { day: isoDay(day), name, cdrs: counts.get(day) ?? 0, bytes: held[i]!.bytes, state };
     })
     .reverse();
   const dropping = list.filter((p) => p.state === 'drops');
@@ -299,18 +291,4 @@ async function deleteExports(s: Services, before: Date): Promise<number> {
     if (rows.length < DELETE_CHUNK) return n;
     await yieldToLoop();
   }
-}
-
-/** The retentions changed on the page: stored with the system settings, audited, in one transaction. */
-export async function saveRetentions(
-  s: Services,
-  actor: Parameters<Services['audit']['record']>[1],
-  body: CleansingSettings,
-): Promise<void> {
-  await s.db.transaction().execute(async (trx) => {
-    const before = await s.settings.system(trx);
-    const after = { ...before, ...body };
-    await s.settings.set('system', after, trx);
-    await s.audit.record(trx, actor, 'system_setting', 'system', 'update', before, after);
-  });
 }

@@ -15,7 +15,7 @@ import { AppError, forbidden, invalidField, notFound } from '../../http/errors';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import { pick } from './settings';
-import { SYSTEM_ROUTING_KEYS } from '../routing/routing-settings';
+import { patchSystemSettings } from './system-settings';
 
 /** Upload kinds: allowed extensions and who may upload them. */
 const UPLOADS: Record<string, { types: string[]; maxMb: number; func?: string }> = {
@@ -97,15 +97,7 @@ export function registerConfig(app: FastifyInstance, s: Services): void {
   implement(app, s, api.config.getSystemConfig, async () => pick(await s.settings.system(), frameKeys));
   implement(app, s, api.config.getSystemSettings, () => s.settings.system());
   implement(app, s, api.config.patchSystemConfig, async (ctx) => {
-    const { before, after } = await s.db.transaction().execute(async (trx) => {
-      const before = await s.settings.system(trx);
-      const after = { ...before, ...ctx.body };
-      await s.settings.set('system', after, trx);
-      await s.audit.record(trx, actorOf(ctx), 'system_setting', 'system', 'update', before, after);
-      return { before, after };
-    });
-    // The routing snapshot holds these settings: rebuild it when one changes.
-    if (SYSTEM_ROUTING_KEYS.some((k) => before[k] !== after[k])) s.configChanged.notify();
+    await patchSystemSettings(s, actorOf(ctx), ctx.body);
     return null;
   });
 

@@ -12,6 +12,7 @@ import { Spinner } from '../../components/Spinner';
 import { formatBytes, formatNumberText } from '../../lib/money';
 import { JobStatusTag } from '../jobs/JobProgress';
 import { when } from '../routing/shared';
+import { numberBounds } from './settings-bounds';
 import './cleansing-i18n';
 import '../jobs/i18n';
 
@@ -19,12 +20,6 @@ const { FUNC, cleansingSettings } = api.cleansing;
 type Key = keyof CleansingSettings;
 const KEYS = Object.keys(cleansingSettings.shape) as Key[];
 const STATE_COLORS: Record<CdrPartition['state'], string> = { ahead: 'blue', kept: 'green', drops: 'red' };
-
-/** The bounds of a retention, read from the contract (the rule the server applies). */
-function bounds(k: Key): { min?: number; max?: number } {
-  const s = cleansingSettings.shape[k] as { minValue?: number | null; maxValue?: number | null };
-  return { min: s.minValue ?? undefined, max: s.maxValue ?? undefined };
-}
 
 /** What the next run removes of an area from when (a warning), or that the area is kept for good. */
 const Cutoff = ({ when: text, keepAll, drops }: { when: string | null; keepAll: string; drops: number }) => (
@@ -117,7 +112,7 @@ export default function DbCleansingPage() {
                   {KEYS.map((name) => (
                     <Form.Item key={name} name={name} label={k(`fields.${name}`)} extra={k('keepAll')}>
                       <InputNumber
-                        {...bounds(name)}
+                        {...numberBounds(cleansingSettings.shape[name])}
                         precision={0}
                         style={{ width: 200 }}
                         addonAfter={k('days')}

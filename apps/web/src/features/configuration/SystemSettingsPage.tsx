@@ -9,6 +9,7 @@ import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
 import { useSession, useSignedIn } from '../../app/session';
 import { Spinner } from '../../components/Spinner';
+import { numberBounds } from './settings-bounds';
 import './i18n';
 import './cleansing-i18n';
 
@@ -22,12 +23,6 @@ const EMAIL_LISTS = [
   'notify_noc_emails',
   'notify_ftp_failure_emails',
 ] as const satisfies Key[];
-
-/** The bounds of a whole-number setting, read from the contract (the rule the server applies). */
-function bounds(k: Key): { min?: number; max?: number } {
-  const s = systemSettings.shape[k] as { minValue?: number | null; maxValue?: number | null };
-  return { min: s.minValue ?? undefined, max: s.maxValue ?? undefined };
-}
 
 /**
  * Configuration > System Setting (spec 02 "System settings"): general settings, notification
@@ -86,7 +81,7 @@ export default function SystemSettingsPage() {
     item(
       name,
       <InputNumber
-        {...bounds(name)}
+        {...numberBounds(systemSettings.shape[name])}
         precision={0}
         style={{ width: '100%' }}
         suffix={unit ? k(`units.${unit}`) : undefined}
