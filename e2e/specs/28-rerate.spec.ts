@@ -3,6 +3,7 @@ import { api } from '@tandem/contract';
 import { baseUrl, call, unique } from '../support/api';
 import { cdrOf, postCdrs } from '../support/cdrs';
 import { engineSettled, pick, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
+import { pastMonth } from '../support/dates';
 import { adminToken, enterAsAdmin } from '../support/ui';
 
 /**
@@ -15,7 +16,7 @@ import { adminToken, enterAsAdmin } from '../support/ui';
 test.describe.configure({ mode: 'serial' });
 test.use({ timezoneId: 'UTC' });
 
-const DAY = '2026-10-05';
+const DAY = pastMonth().day(5);
 let token: string;
 let customer: { id: number; name: string };
 let newTable: { id: number; name: string };

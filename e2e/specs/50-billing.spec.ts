@@ -3,19 +3,21 @@ import { api } from '@tandem/contract';
 import { baseUrl, call, createCarrierUser, unique, type PortalLogin } from '../support/api';
 import { cdrOf, postCdrs } from '../support/cdrs';
 import { engineSettled, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
+import { pastMonth } from '../support/dates';
 import { adminToken, enterAs, enterAsAdmin, flash } from '../support/ui';
 
 /**
- * Finance, browser proof (issue 12): a client with two answered minutes to the UK in October
- * (0.05 each) gets its automatic monthly invoice for October from Auto Invoice Management (start
- * from 1 October, run now); the admin opens its PDF, pays it partly on its payment list, adds a
+ * Finance, browser proof (issue 12): a client with two answered minutes to the UK in the month before
+ * last (0.05 each) gets its automatic monthly invoice for that month from Auto Invoice Management
+ * (start from its first day, run now); the admin opens its PDF, pays it partly on its payment list, adds a
  * credit note, voids and reverses it; the client sees the invoice and its payment in the portal.
  */
 
 test.describe.configure({ mode: 'serial' });
 test.use({ timezoneId: 'UTC' });
 
-const DAY = '2026-10-05';
+const MONTH = pastMonth();
+const DAY = MONTH.day(5);
 let token: string;
 let client: PortalLogin & { clientId: number; carrierName: string };
 
@@ -62,20 +64,20 @@ test.beforeAll(async () => {
   expect((await postCdrs(key, [cdr(1), cdr(3)], 'bill-batch')).stored).toBe(2);
 });
 
-test('auto invoice for October, PDF, partial payment, credit note, void and reverse', async ({ page }) => {
+test('auto invoice for the month, PDF, partial payment, credit note, void and reverse', async ({ page }) => {
   test.setTimeout(240_000); // many steps on a loaded machine
   await enterAsAdmin(page, '/finance/auto_invoice_management?per_page=100');
   const row = page.getByTestId(`auto-${client.carrierName}`);
   await row.getByTestId('start').click();
   const first = page.locator('.ant-popover').getByPlaceholder(/date/i);
-  await first.fill('2026-10-01');
+  await first.fill(MONTH.first);
   await first.press('Enter');
   await page.getByTestId('start-confirm').click();
   await expect(row.getByTestId('auto-state')).toHaveText(/Started/);
   await page.getByTestId('run-now').click();
   await expect(flash(page)).toContainText('Automatic invoicing started');
 
-  // the job makes October's invoice (and the months after, without traffic: skipped)
+  // the job makes the month's invoice (and the months after, without traffic: skipped)
   await expect
     .poll(
       async () =>
@@ -88,8 +90,8 @@ test('auto invoice for October, PDF, partial payment, credit note, void and reve
     await call(api.billing.listInvoices, { token, query: { client_id: client.clientId } as never })
   ).items[0]!;
   expect(inv).toMatchObject({
-    period_from: '2026-10-01',
-    period_to: '2026-10-31',
+    period_from: MONTH.first,
+    period_to: MONTH.last,
     amount: '0.10',
     origin: 'auto',
   });
@@ -145,7 +147,7 @@ test('auto invoice for October, PDF, partial payment, credit note, void and reve
 
 test('the client sees its invoice and payment in the portal', async ({ page }) => {
   await enterAs(page, client.name, client.password, '/clients/billing/invoices');
-  await expect(page.getByTestId('invoices')).toContainText('2026-10-01 – 2026-10-31');
+  await expect(page.getByTestId('invoices')).toContainText(`${MONTH.first} – ${MONTH.last}`);
   await expect(page.getByTestId('invoices').locator('tbody tr.ant-table-row')).toHaveCount(1);
   await page.goto(`${baseUrl()}/#/clients/billing/payment`);
   await expect(page.getByTestId('payments')).toContainText('0.04');

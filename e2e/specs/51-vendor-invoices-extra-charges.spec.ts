@@ -3,11 +3,12 @@ import { api } from '@tandem/contract';
 import { baseUrl, call, createCarrierUser, unique, type PortalLogin } from '../support/api';
 import { cdrOf, postCdrs } from '../support/cdrs';
 import { engineSettled, pick, randomIp, rateTableWith, vendorWithTrunk } from '../support/switch';
+import { pastMonth } from '../support/dates';
 import { adminToken, enterAsAdmin, flash, pngBuffer } from '../support/ui';
 
 /**
  * Finance, browser proof of the screens issue 12 still missed: a vendor that carried two one-minute
- * calls to the UK on 5 October (0.025 each, Tandem's figure 0.05) sends an invoice of 0.08; the
+ * calls to the UK on the 5th of the month before last (0.025 each, Tandem's figure 0.05) sends an invoice of 0.08; the
  * clerk records it with its daily line, sees the difference, attaches the vendor's PDF, disputes it
  * and resolves it at 0.06 (one balance adjustment of 0.01). An extra charge on a client is charged
  * at once, shows on its invoice and is cancelled; an invoice setting gets its logo from a file.
@@ -16,7 +17,8 @@ import { adminToken, enterAsAdmin, flash, pngBuffer } from '../support/ui';
 test.describe.configure({ mode: 'serial' });
 test.use({ timezoneId: 'UTC' });
 
-const DAY = '2026-10-05';
+const MONTH = pastMonth();
+const DAY = MONTH.day(5);
 let token: string;
 let client: PortalLogin & { clientId: number; carrierName: string };
 let vendor: { carrierId: number; carrierName: string; trunkId: number };
@@ -62,31 +64,31 @@ test('a vendor invoice is compared with Tandem’s figures, disputed and resolve
   await pick(page, page.getByTestId('vi-vendor'), vendor.carrierName);
   await page.getByTestId('vi-number').fill('VEND-OCT-1');
   const date = page.getByTestId('vi-date');
-  await date.fill('2026-11-02');
+  await date.fill(MONTH.nextMonthDay(2));
   await date.press('Enter');
   // antd puts the test id on the range picker's first input, not on its wrapper: read both inputs
   // from the wrapper that holds it.
   const period = page
     .locator('.ant-picker-range:has([data-testid="vi-period"]), .ant-picker-range[data-testid="vi-period"]')
     .locator('input');
-  await period.first().fill('2026-10-01');
+  await period.first().fill(MONTH.first);
   await period.first().press('Enter');
-  await period.last().fill('2026-10-31');
+  await period.last().fill(MONTH.last);
   await period.last().press('Enter');
   await page.getByTestId('vi-amount').fill('0.08');
   await page.getByTestId('vi-minutes').fill('2.5');
   // a line that is not a line is named before anything is sent
-  await page.getByTestId('vi-lines').fill('2026-10-05, 0.08');
+  await page.getByTestId('vi-lines').fill(`${DAY}, 0.08`);
   await page.getByTestId('vi-save').click();
   await expect(page.getByText('Line 1 is not "destination, minutes, amount"')).toBeVisible();
-  await page.getByTestId('vi-lines').fill('2026-10-05, 2.5, 0.08');
+  await page.getByTestId('vi-lines').fill(`${DAY}, 2.5, 0.08`);
   await page.getByTestId('vi-save').click();
 
   await expect(page.getByTestId('vi-our-amount')).toHaveText('USD 0.05');
   await expect(page.getByTestId('vi-vendor-amount')).toHaveText('USD 0.08');
   await expect(page.getByTestId('vi-difference')).toHaveText('+USD 0.03');
   await expect(page.getByTestId('vi-minutes-difference')).toHaveText('0.50');
-  await expect(page.getByTestId('vi-by-day')).toContainText('2026-10-05');
+  await expect(page.getByTestId('vi-by-day')).toContainText(DAY);
   await expect(page.getByTestId('vendor-status')).toHaveText('Received');
 
   // the vendor's PDF
@@ -129,7 +131,7 @@ test('an extra charge is charged once, shows on the invoice, and can be cancelle
   await page.getByTestId('charge-name').fill('Port setup fee');
   await page.getByTestId('charge-amount').fill('2.50');
   const start = page.getByTestId('charge-start');
-  await start.fill('2026-10-10');
+  await start.fill(MONTH.day(10));
   await start.press('Enter');
   await page.getByTestId('charge-save').click();
   await expect(flash(page)).toContainText('1 occurrence(s) charged now');
@@ -146,13 +148,13 @@ test('an extra charge is charged once, shows on the invoice, and can be cancelle
     ).items.map((r) => r.amount);
   expect(await ledger()).toEqual(['-2.500000']);
 
-  // the October invoice shows it
+  // the month's invoice shows it
   const inv = await call(api.billing.createInvoice, {
     token,
-    body: { client_id: client.clientId, date_from: '2026-10-01', date_to: '2026-10-31' } as never,
+    body: { client_id: client.clientId, date_from: MONTH.first, date_to: MONTH.last } as never,
   });
   const detail = await call(api.billing.getInvoice, { token, params: { id: inv.invoice_id } });
-  expect(detail.lines.charges.map((c) => [c.date, c.name])).toEqual([['2026-10-10', 'Port setup fee']]);
+  expect(detail.lines.charges.map((c) => [c.date, c.name])).toEqual([[MONTH.day(10), 'Port setup fee']]);
   expect(detail).toMatchObject({ extra_charges: '2.50', amount: '2.60' });
 
   // cancel it: a reversing entry
@@ -191,7 +193,7 @@ test('an invoice setting takes its logo from a PNG file and draws it on the PDF'
   });
   const inv = await call(api.billing.createInvoice, {
     token,
-    body: { client_id: client.clientId, date_from: '2026-09-01', date_to: '2026-09-30' } as never,
+    body: { client_id: client.clientId, date_from: pastMonth(3).first, date_to: pastMonth(3).last } as never,
   });
   const pdf = await fetch(new URL(`/api/finance/invoice/${inv.invoice_id}/pdf`, baseUrl()), {
     headers: { 'x-auth-token': token },

@@ -23,7 +23,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const db = () => h.built.services.db;
 
 beforeAll(async () => {
-  h = await startHarness({ JOBS_POLL_MS: '20' });
+  h = await startHarness({ JOBS_POLL_MS: '20' }, { cleansing: true });
   admin = await h.setupAdmin();
   key = await switchKey(h, admin);
   f = await termination(h);

@@ -54,6 +54,12 @@ export interface HarnessOptions {
   keep?: boolean;
   /** Where the server's log lines go (default: no logger). */
   logStream?: { write(line: string): void };
+  /**
+   * Let the daily DB cleansing run at start (default: held off). It drops CDR days older than the
+   * retention (180 days), and the fixtures of many tests are fixed days: held off, they do not break
+   * as the calendar moves on. The cleansing's own tests turn it on.
+   */
+  cleansing?: boolean;
 }
 
 /** A fresh PostgreSQL database on DATABASE_URL's server: its URL and how to drop it. */
@@ -113,6 +119,8 @@ export async function startHarness(
     logStream: opts.logStream,
     pgliteDataDir: memoryDb ? await migratedCluster() : undefined,
   });
+  // Before the first request starts the job runner (inject readies the app).
+  if (!opts.cleansing) await holdRecurringJob({ built }, 'db.cleansing');
 
   const call: Harness['call'] = async (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -262,7 +270,7 @@ export function notVisible(r: Res<unknown>): void {
  * Holds a recurring job off (its slots claimed up to 2100) so a test can drive the clock itself: a
  * slot falling due during the test would run the job at the real now beside the test's own "now".
  */
-export async function holdRecurringJob(h: Harness, kind: string): Promise<void> {
+export async function holdRecurringJob(h: Pick<Harness, 'built'>, kind: string): Promise<void> {
   await sql`INSERT INTO job_schedules (name, last_slot) VALUES (${kind}, '2100-01-01')
     ON CONFLICT (name) DO UPDATE SET last_slot = excluded.last_slot`.execute(h.built.services.db);
 }
