@@ -98,6 +98,7 @@ export async function startServer(databaseUrl: string | null): Promise<{
   built: BuiltApp;
   base: string;
   token: string;
+  /** Drops the run's PostgreSQL database and removes its data directory (call after closing). */
   dropDb: () => Promise<void>;
   /** The run's own PostgreSQL database (null: PGlite). */
   url: string | null;
@@ -120,10 +121,18 @@ export async function startServer(databaseUrl: string | null): Promise<{
       await c.end();
     };
   }
+  // The run's data directory (PGlite's database, exports): removed with the database afterwards, a
+  // 1,000,000-CDR run leaves over 2 GB.
+  const dataDir = path.join(os.tmpdir(), `tandem-bench-${randomBytes(4).toString('hex')}`);
+  const dropData = dropDb;
+  dropDb = async () => {
+    await dropData();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: url ?? '',
-    DATA_DIR: path.join(os.tmpdir(), `tandem-bench-${randomBytes(4).toString('hex')}`),
+    DATA_DIR: dataDir,
     PASSWORD_COST: '10',
     LOG_LEVEL: 'error',
     WEB_DIST: '/nonexistent',

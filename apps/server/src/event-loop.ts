@@ -12,6 +12,7 @@
  * (setImmediate).
  */
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import type { Steps } from '@tandem/domain';
 
 /** How long after a route request the call path counts as busy. */
 const CALL_PATH_ACTIVE_MS = 100;
@@ -85,6 +86,19 @@ export async function yieldToLoop(): Promise<void> {
  */
 export function sliceUsed(): boolean {
   return performance.now() - resumedAt >= SLICE_MS;
+}
+
+/**
+ * Runs a domain computation written as steps (packages/domain steps.ts), yielding to the event loop
+ * whenever a slice is used: the slice is the shared one, so steps run right after other work do not
+ * stretch it.
+ */
+export async function runStepsInSlices<T>(steps: Steps<T>): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (sliceUsed()) await yieldToLoop();
+  }
 }
 
 /**

@@ -76,6 +76,31 @@ describe('slices bounded by time', () => {
     expect(turns).toBeGreaterThanOrEqual(Math.floor((20 * 3) / (SLICE_MS + 3)) - 1);
   });
 
+  it('runStepsInSlices runs domain steps to their result, yielding whenever a slice is used', async () => {
+    const { runStepsInSlices, SLICE_MS } = await import('../../src/event-loop');
+    let turns = 0;
+    let running = true;
+    const count = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    // 20 steps of 3 ms (a rate store's columns allocated one per step, say): in one go 60 ms
+    function* steps() {
+      let sum = 0;
+      for (let i = 0; i < 20; i++) {
+        hold(3);
+        sum += i;
+        yield;
+      }
+      return sum;
+    }
+    expect(await runStepsInSlices(steps())).toBe(190);
+    running = false;
+    expect(turns).toBeGreaterThanOrEqual(Math.floor((20 * 3) / (SLICE_MS + 3)) - 1);
+  });
+
   it('forTimedSlices starts small and sizes each slice by the time per item of the one before', async () => {
     const { forTimedSlices, SLICE_ITEMS } = await import('../../src/event-loop');
     const ranges: [number, number][] = [];
