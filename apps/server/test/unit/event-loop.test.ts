@@ -5,6 +5,23 @@ const hold = (ms: number) => {
   const end = performance.now() + ms;
   while (performance.now() < end);
 };
+/** Counts the turns of the event loop until stop() (which returns the count). */
+const countTurns = () => {
+  let turns = 0;
+  let running = true;
+  const count = () => {
+    if (!running) return;
+    turns++;
+    setImmediate(count);
+  };
+  setImmediate(count);
+  return {
+    stop() {
+      running = false;
+      return turns;
+    },
+  };
+};
 const timed = async (f: () => Promise<void>) => {
   const t = performance.now();
   await f();
@@ -55,14 +72,7 @@ describe('yieldToLoop: the call path comes first', () => {
 describe('slices bounded by time', () => {
   it('mapInSlices yields whenever a slice (SLICE_MS) is used, however slow the items are', async () => {
     const { mapInSlices, SLICE_MS } = await import('../../src/event-loop');
-    let turns = 0;
-    let running = true;
-    const count = () => {
-      if (!running) return;
-      turns++;
-      setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
     // 20 items of 3 ms: a count of items per slice would hold the thread 60 ms; time gives ~8 ms
     const out = await mapInSlices(
       Array.from({ length: 20 }, (_, i) => i),
@@ -71,21 +81,13 @@ describe('slices bounded by time', () => {
         return i * 2;
       },
     );
-    running = false;
     expect(out).toEqual(Array.from({ length: 20 }, (_, i) => i * 2));
-    expect(turns).toBeGreaterThanOrEqual(Math.floor((20 * 3) / (SLICE_MS + 3)) - 1);
+    expect(turns.stop()).toBeGreaterThanOrEqual(Math.floor((20 * 3) / (SLICE_MS + 3)) - 1);
   });
 
   it('runStepsInSlices runs domain steps to their result, yielding whenever a slice is used', async () => {
     const { runStepsInSlices, SLICE_MS } = await import('../../src/event-loop');
-    let turns = 0;
-    let running = true;
-    const count = () => {
-      if (!running) return;
-      turns++;
-      setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
     // 20 steps of 3 ms (a rate store's columns allocated one per step, say): in one go 60 ms
     function* steps() {
       let sum = 0;
@@ -97,8 +99,7 @@ describe('slices bounded by time', () => {
       return sum;
     }
     expect(await runStepsInSlices(steps())).toBe(190);
-    running = false;
-    expect(turns).toBeGreaterThanOrEqual(Math.floor((20 * 3) / (SLICE_MS + 3)) - 1);
+    expect(turns.stop()).toBeGreaterThanOrEqual(Math.floor((20 * 3) / (SLICE_MS + 3)) - 1);
   });
 
   it('forTimedSlices starts small and sizes each slice by the time per item of the one before', async () => {
