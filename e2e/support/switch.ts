@@ -144,7 +144,9 @@ const ANT_SELECT_ROOT =
 /**
  * Picks an option of an antd select (single or multiple) by its label; typing narrows long lists.
  * Checks that the select then shows the label, and picks again if not: a click that lands while
- * the option list is still loading or animating can leave the select empty (seen once in CI).
+ * the option list is still loading or animating can leave the select empty (seen once in CI), and
+ * a list that closes under the click (its options arriving while it opens) leaves the option
+ * detached (seen once in CI): the select is opened again.
  */
 export async function pick(page: Page, select: Locator, label: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -152,8 +154,12 @@ export async function pick(page: Page, select: Locator, label: string): Promise<
     const search = select.locator('input');
     if ((await search.count()) > 0 && (await search.first().isEditable())) await search.first().fill(label);
     const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
-    await dropdown.locator('.ant-select-item-option').filter({ hasText: label }).first().click();
     try {
+      await dropdown
+        .locator('.ant-select-item-option')
+        .filter({ hasText: label })
+        .first()
+        .click({ timeout: 5_000 });
       await expect(select.locator(ANT_SELECT_ROOT)).toContainText(label, { timeout: 3_000 });
       return;
     } catch (error) {
