@@ -191,9 +191,10 @@ test('an invoice setting takes its logo from a PNG file and draws it on the PDF'
     params: { id: setting.invoice_setting_id },
     body: { client_ids: [client.clientId] },
   });
+  const before = pastMonth(3);
   const inv = await call(api.billing.createInvoice, {
     token,
-    body: { client_id: client.clientId, date_from: pastMonth(3).first, date_to: pastMonth(3).last } as never,
+    body: { client_id: client.clientId, date_from: before.first, date_to: before.last } as never,
   });
   const pdf = await fetch(new URL(`/api/finance/invoice/${inv.invoice_id}/pdf`, baseUrl()), {
     headers: { 'x-auth-token': token },

@@ -90,14 +90,14 @@ export function sliceUsed(): boolean {
 
 /**
  * Runs a domain computation written as steps (packages/domain steps.ts), yielding to the event loop
- * whenever a slice is used: the slice is the shared one, so steps run right after other work do not
- * stretch it.
+ * before a step whenever a slice is used: the slice is the shared one, so steps run right after
+ * other work (or another computation's steps) do not stretch it.
  */
 export async function runStepsInSlices<T>(steps: Steps<T>): Promise<T> {
   for (;;) {
+    if (sliceUsed()) await yieldToLoop();
     const r = steps.next();
     if (r.done) return r.value;
-    if (sliceUsed()) await yieldToLoop();
   }
 }
 

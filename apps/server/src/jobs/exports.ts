@@ -85,22 +85,18 @@ const CSV_FLUSH_CHARS = 64 * 1024;
 
 function csvWriter(file: string, header: readonly string[]): SheetWriter {
   const out = fs.createWriteStream(file);
-  // Lines gathered and written together: a wait for the stream to drain after each line kept every
-  // row read alive across many turns of the loop (and garbage collections, see cdr-search/csv.ts).
-  let lines: string[] = ['\uFEFF' + header.map((h) => csvCell(h)).join(',') + '\r\n'];
-  let chars = 0;
+  // Lines gathered and written together: waiting for the stream to drain after every few lines kept
+  // each page of rows alive across many turns of the loop (docs/performance.md, issue 16).
+  let text = '\uFEFF' + header.map((h) => csvCell(h)).join(',') + '\r\n';
   const flush = async () => {
-    const text = lines.join('');
-    lines = [];
-    chars = 0;
-    if (text && !out.write(text)) await once(out, 'drain');
+    const chunk = text;
+    text = '';
+    if (chunk && !out.write(chunk)) await once(out, 'drain');
   };
   return {
     async row(values) {
-      const line = values.map((v) => csvCell(v)).join(',') + '\r\n';
-      lines.push(line);
-      chars += line.length;
-      if (chars >= CSV_FLUSH_CHARS) await flush();
+      text += values.map((v) => csvCell(v)).join(',') + '\r\n';
+      if (text.length >= CSV_FLUSH_CHARS) await flush();
     },
     async end() {
       await flush();

@@ -86,25 +86,24 @@ export async function cleansingState(
   const today = dayOf(nowMs);
 
   const held = await partitions.list({ withSize: true });
-  const days = held.map((p) => p.day);
   // The daily summaries count every CDR of a day exactly (the ingest and rerate keep them in the
   // batch's transaction): no count over a partition of millions of rows.
   const counts = new Map<number, number>();
-  if (days.length > 0) {
+  if (held.length > 0) {
     const r = await s.db
       .selectFrom('cdr_summaries_daily')
       .select(['bucket', (eb) => eb.fn.sum<string>('attempts').as('n')])
-      .where('bucket', '>=', new Date(days[0]!))
+      .where('bucket', '>=', new Date(held[0]!.day))
       .groupBy('bucket')
       .execute();
     for (const x of r) counts.set(dayOf(new Date(x.bucket).getTime()), num(x.n));
   }
-  const list: CdrPartition[] = days
-    .map((day, i) => {
+  const list: CdrPartition[] = held
+    .map(({ day, bytes }) => {
       const name = partitionName(day);
       const state: CdrPartition['state'] =
         cut.cdrDay !== null && day < cut.cdrDay ? 'drops' : day > today ? 'ahead' : 'kept';
-      return { day: isoDay(day), name, cdrs: counts.get(day) ?? 0, bytes: held[i]!.bytes, state };
+      return { day: isoDay(day), name, cdrs: counts.get(day) ?? 0, bytes, state };
     })
     .reverse();
   const dropping = list.filter((p) => p.state === 'drops');

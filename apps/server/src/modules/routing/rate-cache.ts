@@ -309,10 +309,8 @@ export class RateCache {
         rate_table_id: number;
         n: number;
       }>`SELECT rate_table_id, count(*)::int AS n FROM rates GROUP BY rate_table_id`.execute(this.db)
-    ).rows) {
+    ).rows)
       tables.set(rate_table_id, await TableRows.sized(n));
-      if (sliceUsed()) await yieldToLoop();
-    }
     const money = new MoneyReader();
     let last = 0;
     let read = 0;
