@@ -112,9 +112,13 @@ function registerCdrExport(s: Services): void {
           numeric: f?.type === 'money' || f?.type === 'int' || f?.type === 'seconds' || f?.type === 'ms',
         };
       }),
-    async *rows(filter, _user, { viewer, fields }) {
-      const defs = fields.flatMap((n) => cdrField(n) ?? []);
-      for await (const chunk of iterateCdrs(s.db, filter, defs, viewer)) yield* chunk;
+    pages(filter, _user, { viewer, fields }) {
+      return iterateCdrs(
+        s.db,
+        filter,
+        fields.flatMap((n) => cdrField(n) ?? []),
+        viewer,
+      );
     },
   });
 }

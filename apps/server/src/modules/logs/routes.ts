@@ -194,7 +194,7 @@ function registerSigninHistoryExport(s: Services): void {
             .executeTakeFirstOrThrow()
         ).n,
       ),
-    async *rows(f) {
+    async *pages(f) {
       let before = Number.MAX_SAFE_INTEGER;
       for (;;) {
         const page = await filtered(f)
@@ -203,7 +203,7 @@ function registerSigninHistoryExport(s: Services): void {
           .orderBy('id', 'desc')
           .limit(1000)
           .execute();
-        for (const r of page) yield { ...r, created_at: r.created_at.toISOString() };
+        yield page.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
         if (page.length < 1000) return;
         before = page.at(-1)?.id ?? 0;
       }

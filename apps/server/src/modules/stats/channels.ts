@@ -124,8 +124,8 @@ export function registerChannelExport(s: Services): void {
       return { lang, viewer: await viewerFor(s.db, actor) };
     },
     columns: ({ lang }) => channelColumns(lang),
-    async *rows(filter, _u, { lang, viewer }) {
-      yield* channelRows(await channelUsage(s.db, viewer, filter), lang);
+    async *pages(filter, _u, { lang, viewer }) {
+      yield channelRows(await channelUsage(s.db, viewer, filter), lang);
     },
   });
 }

@@ -624,9 +624,9 @@ function registerReportExports(s: Services): void {
         return { viewer, lang, groups: filter.group_by };
       },
       columns: ({ viewer, lang, groups }) => columnsOf(name, groups, viewer, lang),
-      async *rows(filter, _user, { viewer, lang }) {
+      async *pages(filter, _user, { viewer, lang }) {
         const answer = await runReport(s.db, viewer, name, filter);
-        yield* sheetRows(name, answer, filter.group_by, lang);
+        yield sheetRows(name, answer, filter.group_by, lang);
       },
     });
   }
