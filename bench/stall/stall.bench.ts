@@ -28,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { CdrPartitions, dayOf } from '../../apps/server/src/modules/cdr/partitions';
@@ -135,6 +135,33 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     const serverBusy: Record<string, number> = {};
     let elu = performance.eventLoopUtilization();
     let current = '';
+    // The server's own stalls per phase, to line up with the probe's slow waits: garbage collections
+    // of 10 ms or more and turns of the loop 40 ms or more late ([ms into the phase, ms, what]).
+    const stalls: Record<string, [number, number, string][]> = {};
+    let phaseAt = performance.now();
+    const stall = (at: number, ms: number, what: string) => {
+      const list = (stalls[current] ??= []);
+      if (list.length < 30) list.push([Math.round(at - phaseAt), Math.round(ms), what]);
+    };
+    const GC_KINDS: Record<number, string> = {
+      [constants.NODE_PERFORMANCE_GC_MINOR]: 'gc minor',
+      [constants.NODE_PERFORMANCE_GC_MAJOR]: 'gc major',
+      [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'gc incremental',
+      [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'gc weak callbacks',
+    };
+    const gcs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const kind = (e as { detail?: { kind?: number } }).detail?.kind ?? 0;
+        if (e.duration >= 10) stall(e.startTime, e.duration, GC_KINDS[kind] ?? `gc ${kind}`);
+      }
+    });
+    gcs.observe({ entryTypes: ['gc'] });
+    let tickAt = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      if (now - tickAt - 5 >= 40) stall(tickAt, now - tickAt - 5, 'loop late');
+      tickAt = now;
+    }, 5);
     const endPhase = () => {
       serverMaxMs[current] = Math.round(loopDelay.max / 1e5) / 10;
       serverBusy[current] = Math.round(performance.eventLoopUtilization(elu).utilization * 100) / 100;
@@ -145,6 +172,7 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
       probe.stdin.write(`phase ${name}\n`);
       if (current) endPhase();
       loopDelay.reset();
+      phaseAt = performance.now();
       elu = performance.eventLoopUtilization();
       current = name;
     };
@@ -323,6 +351,8 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
     const cdr = PHASES.has('cdr') ? await cdrPhases(full.version) : null;
     endPhase();
     loopDelay.disable();
+    gcs.disconnect();
+    clearInterval(ticker);
     probe.stdin.write('stop\n');
 
     await exited;
@@ -353,6 +383,7 @@ async function run(label: string, databaseUrl: string | null, deck: string) {
         worst_wait_ms: Math.max(p.route.max_ms, p.health.max_ms),
         server_loop_delay_max_ms: serverMaxMs[p.phase] ?? null,
         server_busy: serverBusy[p.phase] ?? null,
+        server_stalls: stalls[p.phase] ?? [],
         meets_target:
           p.phase === 'baseline'
             ? null

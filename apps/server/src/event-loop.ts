@@ -81,6 +81,18 @@ export async function yieldToLoop(): Promise<void> {
 }
 
 /**
+ * One turn of the loop (the I/O that is waiting: route calls, pings) in the middle of work that must
+ * let go of what it holds soon, without the call path's pause: a page of export rows kept across
+ * pauses outlived two scavenges and was promoted to the old space, whose major collections then
+ * stalled the loop (docs/performance.md, issue 16). The pause the call path is owed for the slices
+ * run this way comes with the next yieldToLoop, which counts them.
+ */
+export async function turnLoop(): Promise<void> {
+  await immediate();
+  resumedAt = performance.now();
+}
+
+/**
  * True once the work since the last yield returned has run for a slice (SLICE_MS): a loop over many
  * small items asks this per item (one clock read) and yields when it says so.
  */

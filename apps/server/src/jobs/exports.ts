@@ -10,7 +10,7 @@ import type { Actor } from '../http/context';
 import { forbidden, invalidField } from '../http/errors';
 import { parseInput } from '../http/register';
 import type { JobContext, Jobs } from './queue';
-import { sliceUsed, yieldToLoop } from '../event-loop';
+import { sliceUsed, turnLoop, yieldToLoop } from '../event-loop';
 
 /** Who started an export, as its rows function sees it (tenancy: a portal user's own carrier). */
 export interface ExportUser {
@@ -50,7 +50,7 @@ export interface ExportDefinition<F, C = undefined> {
   columns: readonly ExportColumn[] | ((context: C) => readonly ExportColumn[]);
   /**
    * The rows, streamed in pages as they are read (never all at once). A page of up to WRITE_BLOCK
-   * rows is written to a CSV in one go, so its row objects die young (docs/performance.md, issue 16).
+   * rows is written to a CSV promptly, so its row objects die young (docs/performance.md, issue 16).
    */
   pages: (filter: F, user: ExportUser, context: C) => AsyncIterable<readonly Record<string, unknown>[]>;
   /** How many rows there will be, for the progress (optional). */
@@ -73,10 +73,11 @@ interface ExportPayload {
 
 export const EXPORT_JOB = 'export.csv';
 /**
- * Rows a CSV writes without yielding (about 15-25 ms for 1,000 CDRs of every field). Held across
- * turns of the loop while the route API allocates, a page's row objects (about 9 KB a CDR) outlived
- * two scavenges and were promoted: the old space grew 8-9 MB/s and its major collections made the
- * export's waits over 100 ms. Written in one go, they die in the young generation.
+ * Rows given to a writer at once (a page of CDRs is 1,000). A CSV writes them without the call
+ * path's pause, only a turn of the loop after each slice (turnLoop): held across pauses while the
+ * route API allocated, a page's row objects (about 9 KB a CDR) outlived two scavenges and were
+ * promoted, the old space grew 8-9 MB/s and its major collections made the export's waits over
+ * 100 ms (docs/performance.md, issue 16). Written promptly, they die in the young generation.
  */
 const WRITE_BLOCK = 1000;
 /** Rows per XLSX sheet (Excel's limit is 1,048,576 with the header): a bigger export goes on in a next sheet. */
@@ -84,7 +85,7 @@ export const XLSX_SHEET_ROWS = 1_000_000;
 
 /** Where an export's rows go: a CSV or an XLSX file, streamed (memory stays flat). */
 interface SheetWriter {
-  /** Writes rows (the columns' keys of each), CSV in one go, XLSX a slice at a time. */
+  /** Writes rows (the columns' keys of each): a CSV turns the loop after each slice, an XLSX pauses. */
   rows(rows: readonly Record<string, unknown>[], style?: { bold?: boolean }): Promise<void>;
   end(): Promise<void>;
   abort(): void;
@@ -106,7 +107,10 @@ function csvWriter(file: string, columns: readonly ExportColumn[]): SheetWriter 
   };
   return {
     async rows(rows) {
-      for (const row of rows) text += keys.map((k) => csvCell(row[k])).join(',') + '\r\n';
+      for (const row of rows) {
+        if (sliceUsed()) await turnLoop();
+        text += keys.map((k) => csvCell(row[k])).join(',') + '\r\n';
+      }
       if (text.length >= CSV_FLUSH_CHARS) await flush();
     },
     async end() {

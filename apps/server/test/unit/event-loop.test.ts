@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 /** Holds the thread for `ms` (a slice of background work). */
 const hold = (ms: number) => {
@@ -66,6 +66,27 @@ describe('yieldToLoop: the call path comes first', () => {
     } finally {
       clearInterval(busy);
     }
+  });
+});
+
+describe('turnLoop: a turn without the pause, owed to the next yield', () => {
+  it('lets waiting I/O run and starts a new slice at once while the call path is busy; the next yieldToLoop pauses for every slice since the last one', async () => {
+    // a fresh module: the pause's share as at start (1), not as the tests before left it
+    vi.resetModules();
+    const { yieldToLoop, turnLoop, sliceUsed, callPathAsked } = await import('../../src/event-loop');
+    let ticked = false;
+    setImmediate(() => (ticked = true));
+    hold(20);
+    expect(sliceUsed()).toBe(true);
+    callPathAsked();
+    // no pause although the call path is busy: one turn, in which the waiting callback ran
+    expect(await timed(turnLoop)).toBeLessThan(10);
+    expect(ticked).toBe(true);
+    expect(sliceUsed()).toBe(false);
+    hold(20);
+    callPathAsked();
+    // both slices (40 ms) are owed: the pause is longer than the last slice (20 ms) alone
+    expect(await timed(yieldToLoop)).toBeGreaterThanOrEqual(35);
   });
 });
 
