@@ -7,12 +7,19 @@ import { analyzeStaleDays } from '../cdr/partitions';
 import { chosenFields, searchPage, utcInstant } from './search';
 import type { CdrViewer } from './viewer';
 
-/** Rows read per keyset step while writing a CSV: the driver parses a page in one go on the server's thread (about 30 ms for 1,000 rows of every field), so a page must stay small (issue 16). */
-const CHUNK = 1000;
+/**
+ * Rows read per keyset step while writing a CSV, per database (issue 16, docs/performance.md).
+ * PGlite: a page comes from its worker thread in one message and each query costs 45-150 ms there,
+ * so pages are big. PostgreSQL: the driver parses a page as it arrives over the socket, across many
+ * turns of the loop while the route API is busy; the rows of 1,000-row pages lived long enough to be
+ * promoted, and the major collections of what they left in the old space paused the loop 32-48 ms
+ * (route calls waited up to 97-116 ms). 250-row pages keep those pauses at 10-14 ms.
+ */
+export const CDR_PAGE_ROWS = { pglite: 1000, postgres: 250 } as const;
 
 /**
  * Every CDR of a search as the viewer may see it (tenancy and fields exactly as the search), read in
- * keyset steps of CHUNK so memory stays flat however many rows match. For the CSV writer and the
+ * keyset steps of `pageRows` (CDR_PAGE_ROWS) so memory stays flat however many rows match. For the CSV writer and the
  * background export.
  */
 export async function* iterateCdrs(
@@ -20,6 +27,7 @@ export async function* iterateCdrs(
   filter: CdrFilter & { order_dir?: 'asc' | 'desc' },
   defs: readonly CdrFieldDef[],
   user: CdrViewer,
+  pageRows: number,
 ): AsyncGenerator<CdrRow[]> {
   // fresh days may have no planner statistics yet: each keyset step would read the rest of the day
   if (filter.start && filter.end)
@@ -29,7 +37,7 @@ export async function* iterateCdrs(
     const page = await searchPage(
       db,
       user,
-      { ...filter, order_dir: filter.order_dir ?? 'desc', per_page: CHUNK, after },
+      { ...filter, order_dir: filter.order_dir ?? 'desc', per_page: pageRows, after },
       defs,
       { count: false },
     );
@@ -53,6 +61,7 @@ export async function writeCdrCsv(
   fields: readonly string[] | undefined,
   user: CdrViewer,
   out: Writable,
+  pageRows: number,
   onProgress?: (rows: number) => void | Promise<void>,
 ): Promise<number> {
   const defs = await chosenFields(db, user, fields);
@@ -61,7 +70,7 @@ export async function writeCdrCsv(
   };
   await write('\uFEFF' + defs.map((f) => csvCell(f.label[user.lang])).join(',') + '\r\n');
   let rows = 0;
-  for await (const chunk of iterateCdrs(db, filter, defs, user)) {
+  for await (const chunk of iterateCdrs(db, filter, defs, user, pageRows)) {
     await write(chunk.map((r) => defs.map((f) => csvCell(r[f.name])).join(',')).join('\r\n') + '\r\n');
     rows += chunk.length;
     await onProgress?.(rows);
