@@ -73,7 +73,8 @@ interface ExportPayload {
 
 export const EXPORT_JOB = 'export.csv';
 /**
- * Rows given to a writer at once (a page of CDRs is 1,000). A CSV writes them without the call
+ * Rows given to a writer at once (a CDR page is at most this; a report is one page of any size,
+ * written in blocks with the call path's pause between them). A CSV writes a block without the call
  * path's pause, only a turn of the loop after each slice (turnLoop): held across pauses while the
  * route API allocated, a page's row objects (about 9 KB a CDR) outlived two scavenges and were
  * promoted, the old space grew 8-9 MB/s and its major collections made the export's waits over
@@ -297,7 +298,7 @@ export class Exports {
     try {
       for await (const page of def.pages(filter, user, context)) {
         for (let i = 0; i < page.length; i += WRITE_BLOCK) {
-          const block = page.length <= WRITE_BLOCK ? page : page.slice(i, i + WRITE_BLOCK);
+          const block = page.slice(i, i + WRITE_BLOCK);
           await out.rows(block);
           n += block.length;
           ctx.signal.throwIfAborted();
