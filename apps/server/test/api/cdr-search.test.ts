@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { api, csvCell } from '@tandem/contract';
 import ExcelJS from 'exceljs';
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdrOf, sendCdrs } from './cdr-fixtures';
@@ -18,6 +20,8 @@ import {
   type Harness,
 } from './harness';
 import { writeCdrCsv } from '../../src/modules/cdr-search/csv';
+import { chosenFields, searchPage } from '../../src/modules/cdr-search/search';
+import { arrayLiteral } from '../../src/db/arrays';
 import { rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
 
 type Row = Record<string, string | number | boolean | null>;
@@ -252,6 +256,47 @@ describe('writeCdrCsv', () => {
     expect(new Set(lines.slice(1)).size).toBe(10_051);
     expect(lines[1]).toBe('bulk-10050');
     expect(lines).toContain(theirs);
+  });
+});
+
+describe('the CSV the database writes', () => {
+  it('csv_cell is csvCell: the same cell for any text, null included', async () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'grapheme' }).map((t) => t.replaceAll('\u0000', '')),
+      fc.constantFrom('', '=1+2', '+1', '-0.5', '@a', '\tx', '\rx', 'a,b', 'say "hi"', 'a\nb', "'x"),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.option(text, { nil: null }), { maxLength: 30 }), async (values) => {
+        const res = await sql<{ cell: string }>`SELECT csv_cell(v) AS cell
+          FROM unnest(${arrayLiteral(values)}::text[]) WITH ORDINALITY AS t(v, i) ORDER BY i`.execute(db());
+        expect(res.rows.map((r) => r.cell)).toEqual(values.map((v) => csvCell(v)));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a CDR CSV is, cell for cell, what the search shows of each row, every field', async () => {
+    const viewer = { type: 'admin' as const, clientId: -1, agentId: -1, costs: true, lang: 'de' as const };
+    const defs = await chosenFields(db(), viewer, undefined);
+    expect(defs.length).toBe(api.cdrSearch.CDR_FIELDS.length);
+    const filter = { start: '2026-11-20T00:00:00Z', end: '2026-11-21T00:00:00Z', duration: 'all' as const };
+    const q = { ...filter, ingress_client_id: f.customer };
+    const chunks: Buffer[] = [];
+    const out = new PassThrough();
+    out.on('data', (c: Buffer) => chunks.push(c));
+    // pages of 7 rows: the keyset steps of the text pages too
+    const rows = await writeCdrCsv(db(), q, undefined, viewer, out, 7);
+    const lines = Buffer.concat(chunks).toString('utf8').split('\r\n');
+    expect(lines.pop()).toBe('');
+    const fromSearch = await searchPage(db(), viewer, { ...q, order_dir: 'desc', per_page: 500 }, defs, {
+      count: false,
+    });
+    expect(rows).toBe(fromSearch.items.length);
+    expect(rows).toBeGreaterThan(25);
+    expect(lines[0]).toBe('\uFEFF' + defs.map((d) => csvCell(d.label.de)).join(','));
+    expect(lines.slice(1)).toEqual(
+      fromSearch.items.map((r) => defs.map((d) => csvCell(r[d.name])).join(',')),
+    );
   });
 });
 

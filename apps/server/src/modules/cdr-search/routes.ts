@@ -5,7 +5,7 @@ import type { Db } from '../../db/connection';
 import { actorOf } from '../../http/context';
 import { implement } from '../../http/register';
 import type { Services } from '../../services';
-import { CDR_PAGE_ROWS, iterateCdrs, writeCdrCsv } from './csv';
+import { CDR_PAGE_ROWS, cdrCsvPages, iterateCdrs, writeCdrCsv } from './csv';
 import { portalFieldRows, savePortalFields } from './portal-fields';
 import { callAttempts, chosenFields, searchPage } from './search';
 import { requestViewer, visibleFields, type CdrViewer } from './viewer';
@@ -56,7 +56,7 @@ export function registerCdrSearch(app: FastifyInstance, s: Services): void {
       'content-disposition': `attachment; filename="${fileName}"`,
     });
     try {
-      await writeCdrCsv(s.db, filter, fields, viewer, out, CDR_PAGE_ROWS[s.dbKind]);
+      await writeCdrCsv(s.db, filter, fields, viewer, out);
     } catch (err) {
       s.log.error({ err }, 'CDR CSV download failed');
     }
@@ -119,6 +119,14 @@ function registerCdrExport(s: Services): void {
         fields.flatMap((n) => cdrField(n) ?? []),
         viewer,
         CDR_PAGE_ROWS[s.dbKind],
+      );
+    },
+    csvPages(filter, _user, { viewer, fields }) {
+      return cdrCsvPages(
+        s.db,
+        filter,
+        fields.flatMap((n) => cdrField(n) ?? []),
+        viewer,
       );
     },
   });

@@ -153,6 +153,76 @@ function parseCursor(c: string): { ts: string; id: string } {
   return { ts, id };
 }
 
+/**
+ * The keyset of a page: the search's conditions plus "after (or before) the cursor" on
+ * (start_time, cdr_id), and the direction the index is read in.
+ */
+function keyset(q: CdrPageQuery, conds: RawBuilder<unknown>[]) {
+  const desc = q.order_dir === 'desc';
+  const backwards = q.before !== undefined && q.after === undefined;
+  const cursor = backwards ? q.before : q.after;
+  const where = [...conds];
+  if (cursor) {
+    const { ts, id } = parseCursor(cursor);
+    // forwards in desc order, or backwards in asc order: rows before the cursor
+    const less = desc !== backwards;
+    const pos = sql`(${ts}::timestamptz, ${id}::bigint)`;
+    where.push(less ? sql`(c.start_time, c.cdr_id) < ${pos}` : sql`(c.start_time, c.cdr_id) > ${pos}`);
+  }
+  const scanDesc = desc !== backwards;
+  return {
+    cursor,
+    backwards,
+    whereSql: where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``,
+    dir: scanDesc ? sql`DESC` : sql`ASC`,
+    /** The other way round (the page's last row is the first in this order). */
+    reverse: scanDesc ? sql`ASC` : sql`DESC`,
+  };
+}
+
+/**
+ * One field's CSV cell built by the database, as `csvCell` writes what `rowOut` gives (times in
+ * ISO UTC with milliseconds, numbers and NUMERIC as their text, booleans as true/false).
+ */
+function csvCellSql(f: CdrFieldDef): RawBuilder<unknown> {
+  const v = fieldSql(f.name);
+  if (f.type === 'time')
+    return sql`coalesce(to_char(${v} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`;
+  if (f.type === 'bool') return sql`coalesce(${v}::text, '')`;
+  return sql`csv_cell(${v}::text)`;
+}
+
+/**
+ * One page of a search as CSV text, the lines built by the database (csv_cell, migration 0037):
+ * `text` is `rows` lines, each ended by CRLF, in the search's order; `next` the cursor after the last
+ * (null: no more rows). A page reaches this thread as one string, not a row object per CDR, so a
+ * million-CDR CSV leaves the garbage collector next to nothing (docs/performance.md, issue 16).
+ */
+export async function csvTextPage(
+  db: Db,
+  v: CdrViewer,
+  q: CdrPageQuery,
+  fields: readonly CdrFieldDef[],
+): Promise<{ text: string; rows: number; next: string | null }> {
+  const { whereSql, dir, reverse } = keyset({ ...q, before: undefined }, conditions(v, q));
+  const line = sql.join(
+    fields.map((f) => csvCellSql(f)),
+    sql` || ',' || `,
+  );
+  const joins = fields.flatMap((f) => JOINS[f.name] ?? []);
+  const res = await sql<{ text: string | null; rows: number; last: string | null }>`
+    WITH p AS MATERIALIZED (
+      SELECT ${line} AS line, c.start_time, c.cdr_id FROM cdrs c ${joins.length ? sql.join(joins, sql` `) : sql``}
+      ${whereSql} ORDER BY c.start_time ${dir}, c.cdr_id ${dir} LIMIT ${q.per_page})
+    SELECT (SELECT string_agg(line || E'\r\n', '' ORDER BY start_time ${dir}, cdr_id ${dir}) FROM p) AS text,
+      (SELECT count(*)::int FROM p) AS rows,
+      (SELECT to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || cdr_id
+        FROM p ORDER BY start_time ${reverse}, cdr_id ${reverse} LIMIT 1) AS last`.execute(db);
+  const r = res.rows[0];
+  const rows = Number(r?.rows ?? 0);
+  return { text: r?.text ?? '', rows, next: rows === q.per_page ? (r?.last ?? null) : null };
+}
+
 export interface CdrPageQuery extends Partial<CdrFilter> {
   per_page: number;
   order_dir: 'asc' | 'desc';
@@ -172,21 +242,8 @@ export async function searchPage(
   opts: { count?: boolean } = {},
 ) {
   const conds = conditions(v, q);
-  const desc = q.order_dir === 'desc';
-  const backwards = q.before !== undefined && q.after === undefined;
-  const cursor = backwards ? q.before : q.after;
-  const where = [...conds];
-  if (cursor) {
-    const { ts, id } = parseCursor(cursor);
-    // forwards in desc order, or backwards in asc order: rows before the cursor
-    const less = desc !== backwards;
-    const pos = sql`(${ts}::timestamptz, ${id}::bigint)`;
-    where.push(less ? sql`(c.start_time, c.cdr_id) < ${pos}` : sql`(c.start_time, c.cdr_id) > ${pos}`);
-  }
-  const scanDesc = desc !== backwards;
-  const dir = scanDesc ? sql`DESC` : sql`ASC`;
+  const { cursor, backwards, whereSql, dir } = keyset(q, conds);
   const { select, joins } = selectList(fields);
-  const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
   const res = await sql<RawRow>`SELECT ${select} FROM cdrs c ${joins} ${whereSql}
     ORDER BY c.start_time ${dir}, c.cdr_id ${dir} LIMIT ${q.per_page + 1}`.execute(db);
   let rows = res.rows;
