@@ -9,6 +9,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'kysely';
+import { RATED_COLUMNS } from '../../apps/server/src/modules/cdr/rated-columns';
 import { configure, startServer } from '../routing/setup';
 import { benchTrunks, cdrBatches } from './generate';
 
@@ -89,6 +90,19 @@ async function main(): Promise<void> {
         `event loop delay max ${(lag.max / 1e6).toFixed(0)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms`,
     );
   }
+  // The floor of any apply that rewrites the CDRs in place (same run): the day's rows given a new
+  // version of their rated columns by one plain UPDATE, no rating, no summaries, no ledger.
+  await sql`VACUUM ANALYZE cdrs`.execute(db);
+  const u0 = performance.now();
+  const rewritten = await sql`
+    UPDATE cdrs SET ${sql.join(RATED_COLUMNS.map(([c]) => sql`${sql.ref(c)} = ${sql.ref(c)}`))},
+      rated_at = now(), rerated = rerated + 1
+    WHERE start_time >= ${new Date(DAY)} AND start_time < ${new Date(DAY + 86_400_000)}`.execute(db);
+  const updateS = (performance.now() - u0) / 1000;
+  const n = Number(rewritten.numAffectedRows ?? 0);
+  console.log(
+    `floor: one UPDATE of the ${n} CDRs' rated columns ${updateS.toFixed(1)} s (${Math.round(n / updateS)} CDRs/s)`,
+  );
   const check = await sql<{ n: string }>`
     SELECT count(*)::text AS n FROM carriers c
     WHERE c.balance <> (SELECT coalesce(sum(amount), 0) FROM ledger l WHERE l.client_id = c.client_id)`.execute(

@@ -8,6 +8,7 @@ import { ErrorCode, errorEnvelope, message, UPLOAD_MAX_FILES, UPLOAD_MAX_MB } fr
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
+import { tuneCollector } from './gc-helpers';
 import { openDatabase, type DatabaseHandle } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedReferenceData } from './db/seed';
@@ -41,6 +42,7 @@ export async function buildApp(
     logStream?: { write(line: string): void };
   } = {},
 ): Promise<BuiltApp> {
+  tuneCollector(config.gcHelpers);
   const database = await openDatabase(config, { memory: opts.memoryDb, loadDataDir: opts.pgliteDataDir });
   await migrateToLatest(database.db);
   await seedReferenceData(database.db);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { GcHelpers } from './gc-helpers';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -27,6 +28,8 @@ export interface AppConfig {
   exportDir: string;
   /** The one-time setup code for the first admin (SETUP_CODE); null: a random one is made and printed. */
   setupCode: string | null;
+  /** GC_HELPERS: helper threads in the collector's pauses (auto: off on two cores or fewer; gc-helpers.ts). */
+  gcHelpers: GcHelpers;
 }
 
 /** A whole number from the environment, or the default when unset; a bad value stops the start. */
@@ -37,6 +40,13 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, def: number, min: number):
   if (!Number.isInteger(n) || n < min)
     throw new Error(`${name} must be a whole number >= ${min}, got ${raw}`);
   return n;
+}
+
+function gcHelpersEnv(raw: string | undefined): GcHelpers {
+  const v = raw?.trim() || 'auto';
+  if (v !== 'auto' && v !== 'on' && v !== 'off')
+    throw new Error(`GC_HELPERS must be auto, on or off, got ${v}`);
+  return v;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -70,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       pollMs: intEnv(env, 'JOBS_POLL_MS', 1000, 10),
       concurrency: intEnv(env, 'JOBS_CONCURRENCY', 2, 0),
     },
+    gcHelpers: gcHelpersEnv(env.GC_HELPERS),
     exportDir: env.EXPORT_DIR?.trim()
       ? path.resolve(REPO_ROOT, env.EXPORT_DIR.trim())
       : path.join(dataDir, 'exports'),
