@@ -19,10 +19,11 @@ const PAUSE_HELPER_FLAGS = [
  * Turns the collector's pause helpers off when `mode` says so, or, on 'auto', on a machine of two
  * cores or fewer. There the helpers have no core of their own: the database, the switch and the
  * server's thread take both, a helper that holds a page is descheduled, and the pause waits for it.
- * Measured (issue 16, docs/performance.md "Collector pauses without helpers"): PostgreSQL, during a
- * 1,000,000-CDR export, scavenges of up to 93 ms and route calls waiting 106 ms with helpers, 10-20 ms
- * collections and 29 ms without. The flags are read at each collection, so setting them once the
- * process runs takes effect at the next one. Returns whether they were set.
+ * Measured (issue 16, docs/performance.md "Collector pauses without helpers"), PostgreSQL on two
+ * cores, the 1,000,000-CDR export's worst wait: 55 and 106.4 ms with helpers (a 93 ms scavenge),
+ * 29 and 92.2 ms without; the route rate 0.70-0.76 of the baseline with, 0.80-0.81 without. The flags
+ * are read at each collection, so setting them once the process runs takes effect at the next one.
+ * Returns whether they were set.
  */
 export function tuneCollector(mode: GcHelpers, cores = os.availableParallelism()): boolean {
   const off = mode === 'off' || (mode === 'auto' && cores <= 2);
