@@ -10,7 +10,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { RATED_COLUMNS } from '../../apps/server/src/modules/cdr/rated-columns';
-import { configure, startServer } from '../routing/setup';
+import { configure, settled, startServer } from '../routing/setup';
 import { benchTrunks, cdrBatches } from './generate';
 
 const CDRS = Number(process.env.CDRS ?? 100_000);
@@ -20,6 +20,8 @@ const DAY = Date.parse('2026-11-20T00:00:00Z');
 async function main(): Promise<void> {
   const { built, base, token, dropDb } = await startServer(process.env.DATABASE_URL ?? null);
   const { key, customerTable, sdf } = await configure(built, base, token, 'sdf');
+  // The engine must have the new trunks and tables before the first CDR, or every CDR is stored unpriced.
+  await settled(base, token);
   const db = built.services.db;
   const trunks = await benchTrunks(db);
   const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -48,6 +50,9 @@ async function main(): Promise<void> {
     await call('POST', '/switch/cdr', batch, { 'x-switch-key': key });
   const ingestS = (performance.now() - t0) / 1000;
   console.log(`ingest ${CDRS} CDRs: ${ingestS.toFixed(1)} s (${Math.round(CDRS / ingestS)} CDRs/s)`);
+  // A rerate of priced CDRs whose rates rose (the case measured), not the pricing of unpriced ones.
+  const unpriced = await sql<{ n: string }>`SELECT count(*)::text AS n FROM cdrs WHERE unpriced_reason IS NOT NULL`.execute(db);
+  if (Number(unpriced.rows[0]!.n) > 0) throw new Error(`${unpriced.rows[0]!.n} CDRs were stored unpriced`);
 
   await sql`UPDATE rates SET rate = round(rate * 1.1, 4) WHERE rate_table_id = ${customerTable}`.execute(db);
   const before = Number((await call('GET', '/routing/engine/status')).version);

@@ -31,6 +31,8 @@ test('an admin exports the sign-in history in the background, follows its progre
   expect(exp.entity).toBe('user_signin_history');
   const row = page.getByTestId('list-export-log').locator(`tr[data-row-key="${exp.id}"]`);
   await expect(row).toContainText(exp.file_name);
+  // the entity in the reader's language, not its key
+  await expect(row).toContainText('Sign-in history');
   await expect(row.getByTestId('job-status')).toHaveText('Finished', { timeout: 15_000 });
   // The sign-ins of this session may have added rows since the count above: at least that many.
   const progress = await row.getByTestId('job-progress').innerText();

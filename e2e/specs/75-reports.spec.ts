@@ -86,12 +86,15 @@ test('usage report grouped by customer, exported to XLSX and opened: its totals 
   ).items[0]!;
   expect(exp.file_name).toMatch(/^usage_report-.*\.xlsx$/);
   const row = page.getByTestId('list-export-log').locator(`tr[data-row-key="${exp.id}"]`);
+  expect(exp.entity).toBe('report.usage_report');
+  await expect(row).toContainText('Usage Report');
   await expect(row.getByTestId('job-status')).toHaveText('Finished', { timeout: 15_000 });
   const downloading = page.waitForEvent('download');
   await row.getByTestId(`download-${exp.id}`).click();
   const book = new ExcelJS.Workbook();
   await book.xlsx.readFile((await (await downloading).path())!);
   const sheet = book.worksheets[0]!;
+  expect(sheet.name).toBe('Usage Report');
   const header = (sheet.getRow(1).values as unknown[]).slice(1);
   expect(header.slice(0, 4)).toEqual(['Customer', 'Attempts', 'Answered', 'Non-zero calls']);
   const values = (r: number) => (sheet.getRow(r).values as unknown[]).slice(1);

@@ -63,8 +63,13 @@ export interface ExportDefinition<F, C = undefined> {
   count?: (filter: F, user: ExportUser, context: C) => Promise<number>;
   /** Base of the file name (default: the kind); the date and .csv or .xlsx are added. */
   fileName?: string;
-  /** Entity shown in the export log (default: the kind). */
+  /**
+   * Entity shown in the export log (default: the kind), a key the web app labels in the reader's
+   * language (`jobs.entities`; a `report.<name>` kind by the report's title).
+   */
   entity?: string;
+  /** The XLSX sheet's name (default: the entity); at most 28 characters are used. */
+  sheet?: string;
 }
 
 interface ExportPayload {
@@ -304,7 +309,7 @@ export class Exports {
     const final = this.filePath(p.exportId, format);
     const part = `${final}.part`;
     const csv = format === 'csv' ? csvWriter(part, columns) : null;
-    const out = csv ?? xlsxWriter({ filename: part }, columns, (def.entity ?? p.kind).slice(0, 28));
+    const out = csv ?? xlsxWriter({ filename: part }, columns, (def.sheet ?? def.entity ?? p.kind).slice(0, 28));
     let n = 0;
     const written = (rows: number) => {
       n += rows;

@@ -118,7 +118,7 @@ export function registerChannelExport(s: Services): void {
     permission: { func: api.reports.CHANNEL_FUNC, level: 'read' },
     filter: api.reports.channelQuery,
     fileName: 'daily_channel_usage_report',
-    entity: 'Daily Channel Usage Report',
+    sheet: 'Daily Channel Usage Report',
     async prepare(f, actor, lang) {
       channelRange(f);
       return { lang, viewer: await viewerFor(s.db, actor) };

@@ -616,7 +616,7 @@ function registerReportExports(s: Services): void {
       permission: { func: def.func, level: 'read', portal: def.portal },
       filter: api.stats.summaryQuery,
       fileName: name,
-      entity: def.label,
+      sheet: def.label,
       async prepare(filter, actor, lang) {
         const viewer = await viewerFor(s.db, actor);
         checkReport(viewer, name, filter);
