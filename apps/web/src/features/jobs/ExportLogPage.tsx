@@ -1,35 +1,21 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { api } from '@tandem/contract';
 import { Button, Tooltip, Typography } from 'antd';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useFeedback } from '../../app/feedback';
 import { ResourceList } from '../../components/resource/ResourceList';
 import type { ListResource } from '../../components/resource/types';
 import { downloadExport } from './exportFile';
+import { entityLabel } from './entityLabel';
 import { JobProgress, JobStatusTag } from './JobProgress';
 import './i18n';
 import '../statistics/i18n';
 import '../statistics/reports-i18n';
 import { formatBytes } from '../../lib/money';
+import { i18next } from '../../i18n';
 
 type Row = z.infer<typeof api.log.exportLogRow>;
-
-/**
- * What an export holds, in the reader's language: a report export (`report.<name>`, its kind) by the
- * report's title, anything else by `jobs.entities`; an entity without a label (or an older row that
- * stored a title) as it is.
- */
-export function entityLabel(entity: string, t: TFunction): string {
-  if (entity.startsWith('report.')) {
-    const name = entity.slice('report.'.length);
-    return name === 'summary_report'
-      ? t('stats.summaryReport')
-      : t(`reports.titles.${name}`, { defaultValue: name });
-  }
-  return t(`jobs.entities.${entity}`, { defaultValue: entity });
-}
 
 const resource: ListResource<Row> = {
   key: 'export-log',
@@ -51,7 +37,7 @@ const resource: ListResource<Row> = {
       title: 'jobs.entity',
       sortable: true,
       render: (r, t) => entityLabel(r.entity, t),
-      csv: (r, t) => entityLabel(r.entity, t),
+      csv: (r) => entityLabel(r.entity, (k, o) => i18next.t(k, o)),
     },
     { key: 'file_name', title: 'jobs.file' },
     { key: 'user_name', title: 'jobs.startedBy' },
