@@ -332,6 +332,8 @@ describe('Tools > Rerate', () => {
       .where('batch_id', '=', 'rr-chunks')
       .execute();
     expect(rerated.every((r) => r.rerated === 1)).toBe(true);
+    // two chunks in flight at a time (apply's pipeline), each committed in order: the summaries moved once
+    await summariesMatchCdrs();
   });
 
   it('refuses a bad filter naming the field, an apply before the preview, and callers without the permission', async () => {

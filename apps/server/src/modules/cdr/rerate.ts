@@ -20,7 +20,7 @@ import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances } from './ledger';
 import { analyzeStaleDays } from './partitions';
 import { RATED_COLUMNS } from './rated-columns';
-import { changeSummaries, ratedSummary, type SummaryCall, type SummaryCdr } from '../stats/summaries';
+import { ratedSummary, summariesStatement, type SummaryCall, type SummaryCdr } from '../stats/summaries';
 
 /** CDRs per chunk: one transaction each (CDR updates, ledger rows, the run's cursor). */
 export const RERATE_CHUNK = 5_000;
@@ -453,6 +453,21 @@ async function preview(
     .execute();
 }
 
+/** What a committed chunk of an apply leaves for the next one. */
+interface Committed {
+  json: RerateFigures;
+}
+
+/**
+ * Applies a run from its cursor, each chunk one transaction (runRerate), two chunks in flight: while
+ * one chunk writes its summaries, balances and the run's row and commits, the next one is already
+ * read (its own CDRs, locked), rated, its CDRs rewritten and its summaries' statement built. The next
+ * chunk writes what chunks share (summary rows, carriers' balances, the run's row) only after the one
+ * before committed, so chunks commit in order, a failed chunk rolls the next back with it, and the
+ * figures each commits are the sums up to it. Nothing a chunk holds before that wait is needed by the
+ * chunk before (its CDRs are its own), so the two never wait on each other's locks. On PGlite the
+ * next chunk waits for the session instead (one transaction at a time): the chunks run one by one.
+ */
 async function apply(
   deps: RerateDeps,
   runId: number,
@@ -465,73 +480,96 @@ async function apply(
   const { s, live } = deps;
   const short = await shortCall(s);
   const names = await carrierNames(s.db);
-  let { chunk, result } = at;
   const size = deps.chunk ?? RERATE_CHUNK;
+  let chunk = at.chunk;
   const cursor = { ...at.cursor };
-  for (;;) {
-    const figures = Figures.from(result, names);
-    const done = await s.db.transaction().execute(async (trx) => {
-      const rows = await readChunk(trx, f, cursor, true, size, deps.readPage);
-      if (rows.length === 0) return null;
-      const ratings = await rateAll(snapshot, f, short, rows);
-      const rewrite: number[] = [];
-      rows.forEach((c, i) => {
-        const r = ratings[i]!;
-        const old = storedMoney(c);
-        figures.tally.add(old, moneyOf(r));
-        if (ratedFieldsDiffer(c, r)) {
-          figures.note(c, r, old);
-          rewrite.push(i);
-        }
-      });
-      if (rewrite.length)
-        await rewriteCdrs(
+  // the chunk ahead: resolves when it committed (and its progress was told), with its figures
+  let ahead: Promise<Committed> = Promise.resolve({ json: at.result ?? new Figures(names).toJson() });
+  const inFlight: Promise<unknown>[] = [];
+  const stop: { failed: boolean; error?: unknown } = { failed: false };
+  try {
+    for (;;) {
+      // a chunk failed (rolled back, and the one after it with it): the run stops there
+      if (stop.failed) throw stop.error;
+      const mine = chunk;
+      const before = ahead;
+      let readDone!: (rows: StoredCdr[]) => void;
+      const read = new Promise<StoredCdr[]>((resolve) => (readDone = resolve));
+      const from = { ...cursor };
+      const tx = s.db.transaction().execute(async (trx) => {
+        const rows = await readChunk(trx, f, from, true, size, deps.readPage);
+        readDone(rows);
+        if (rows.length === 0) return null;
+        const ratings = await rateAll(snapshot, f, short, rows);
+        const changed = rows.map((c, i) => ratedFieldsDiffer(c, ratings[i]!));
+        const list = rows.flatMap((c, i) => (changed[i] ? [[c, ratings[i]!] as const] : []));
+        // this chunk's own rows, and the server's share of the summaries, before the wait
+        const summaries = list.length ? await rewriteCdrs(trx, list) : null;
+        const prev = await before;
+        const figures = Figures.from(prev.json, names);
+        rows.forEach((c, i) => {
+          const r = ratings[i]!;
+          const old = storedMoney(c);
+          figures.tally.add(old, moneyOf(r));
+          if (changed[i]) figures.note(c, r, old);
+        });
+        await summaries?.execute(trx);
+        const ref = `rerate-${runId}-${mine}`;
+        const moved = await moveBalances(
           trx,
-          rewrite.map((i) => [rows[i]!, ratings[i]!] as const),
+          figures.tally.changes().map((c) => ({
+            client_id: c.client_id,
+            kind: 'rerate' as const,
+            side: c.side,
+            ref,
+            amount: c.amount,
+            cdr_count: c.cdrs,
+            note: `Rerate run ${runId}, chunk ${mine + 1}: ${c.cdrs} CDRs`,
+            created_by: by,
+          })),
         );
-      const ref = `rerate-${runId}-${chunk}`;
-      const moved = await moveBalances(
-        trx,
-        figures.tally.changes().map((c) => ({
-          client_id: c.client_id,
-          kind: 'rerate' as const,
-          side: c.side,
-          ref,
-          amount: c.amount,
-          cdr_count: c.cdrs,
-          note: `Rerate run ${runId}, chunk ${chunk + 1}: ${c.cdrs} CDRs`,
-          created_by: by,
-        })),
-      );
+        const last = rows[rows.length - 1]!;
+        const json = figures.toJson();
+        const advanced = await sql`
+          UPDATE rerate_runs SET chunk = chunk + 1, cursor_start = ${last.start_key}::timestamptz,
+            cursor_id = ${last.cdr_id}::int8, processed = ${json.cdrs}, result = ${JSON.stringify(json)}::jsonb
+          WHERE run_id = ${runId} AND chunk = ${mine} AND state = 'applying'`.execute(trx);
+        if (Number(advanced.numAffectedRows ?? 0) !== 1) throw new ChunkTaken();
+        return { moved, json };
+      });
+      inFlight.push(tx);
+      // the chunk failed before its rows were read: no next chunk
+      const rows = await Promise.race([read, tx.then(() => [] as StoredCdr[])]);
+      const committed = tx.then(async (done): Promise<Committed> => {
+        if (done === null) return before;
+        for (const b of done.moved) live.setBalance(b.client_id, b.balance);
+        await progress?.(done.json.cdrs, at.matched);
+        return { json: done.json };
+      });
+      // handled here at once (the next chunk awaits it only later): a failure stops the loop
+      committed.catch((error: unknown) => {
+        if (!stop.failed) Object.assign(stop, { failed: true, error });
+      });
+      inFlight.push(committed);
+      ahead = committed;
+      if (rows.length < size) break;
       const last = rows[rows.length - 1]!;
-      const json = figures.toJson();
-      const advanced = await sql`
-        UPDATE rerate_runs SET chunk = chunk + 1, cursor_start = ${last.start_key}::timestamptz,
-          cursor_id = ${last.cdr_id}::int8, processed = ${json.cdrs}, result = ${JSON.stringify(json)}::jsonb
-        WHERE run_id = ${runId} AND chunk = ${chunk} AND state = 'applying'`.execute(trx);
-      if (Number(advanced.numAffectedRows ?? 0) !== 1) throw new ChunkTaken();
-      return { rows: rows.length, last, moved, json };
-    });
-    if (done === null) break;
-    for (const b of done.moved) live.setBalance(b.client_id, b.balance);
-    chunk++;
-    cursor.start = done.last.start_key;
-    cursor.id = done.last.cdr_id;
-    result = done.json;
-    await progress?.(done.json.cdrs, at.matched);
-    if (done.rows < size) break;
-    await yieldToLoop();
+      cursor.start = last.start_key;
+      cursor.id = last.cdr_id;
+      chunk++;
+      await yieldToLoop();
+    }
+    const done = await ahead;
+    await s.db
+      .updateTable('rerate_runs')
+      .set({ state: 'applied', finished_at: new Date(), result: JSON.stringify(done.json) })
+      .where('run_id', '=', runId)
+      .where('state', '=', 'applying')
+      .execute();
+  } finally {
+    // a chunk that failed fails the one after it at its wait: let both end before the run does
+    await Promise.allSettled(inFlight);
   }
-  await s.db
-    .updateTable('rerate_runs')
-    .set({
-      state: 'applied',
-      finished_at: new Date(),
-      result: JSON.stringify(result ?? new Figures(names).toJson()),
-    })
-    .where('run_id', '=', runId)
-    .where('state', '=', 'applying')
-    .execute();
 }
 
 /** A stored CDR's call fields, as the traffic summaries take them. */
@@ -579,18 +617,23 @@ function storedSummary(c: StoredCdr): SummaryCdr {
 }
 
 /**
- * Writes the new rated fields of the changed CDRs of a chunk (one UPDATE ... FROM unnest), and moves
- * the traffic summaries with them in the same transaction, in one statement: each CDR's figures as
- * stored out (-1), as rerated in (+1); a CDR whose key did not change nets to its money's difference.
+ * Writes the new rated fields of the changed CDRs of a chunk (one UPDATE ... FROM unnest) and builds
+ * the statement that moves the traffic summaries with them, for the same transaction: each CDR's
+ * figures as stored out (-1), as rerated in (+1); a CDR whose key did not change nets to its money's
+ * difference. The caller runs it (apply: after the chunk before committed).
  */
-async function rewriteCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {
+async function rewriteCdrs(
+  trx: Db,
+  list: readonly (readonly [StoredCdr, CdrRating])[],
+): Promise<RawBuilder<unknown> | null> {
   const before = await mapInSlices(list, ([c]) => storedSummary(c));
   const after = await mapInSlices(list, ([c, r]) => ratedSummary(callOf(c), r));
-  await changeSummaries(trx, [
+  const statement = await summariesStatement([
     [before, -1],
     [after, 1],
   ]);
   await updateCdrs(trx, list);
+  return statement;
 }
 
 async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {

@@ -8,7 +8,7 @@ import {
   type CdrRating,
   type Micros,
 } from '@tandem/domain';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection';
 import { arrayLiterals, type ArrayItem } from '../../db/arrays';
 import { sliceUsed, yieldToLoop } from '../../event-loop';
@@ -302,7 +302,16 @@ export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign:
  * in order.
  */
 export async function changeSummaries(trx: Db, parts: readonly SignedRows[]): Promise<void> {
-  if (parts.every(([rows]) => rows.length === 0)) return;
+  await (await summariesStatement(parts))?.execute(trx);
+}
+
+/**
+ * The statement changeSummaries runs (null: no rows), built without the database: the sums, roll-ups
+ * and arrays are the server's work, so a caller can make it while an earlier transaction still holds
+ * the summary rows (the rerate's pipeline) and run it when that one has committed.
+ */
+export async function summariesStatement(parts: readonly SignedRows[]): Promise<RawBuilder<unknown> | null> {
+  if (parts.every(([rows]) => rows.length === 0)) return null;
   // Each step yields to the event loop (a batch of 10,000 CDRs is tens of milliseconds of sums).
   const groups = await aggregate(parts);
   const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
@@ -315,9 +324,7 @@ export async function changeSummaries(trx: Db, parts: readonly SignedRows[]): Pr
   const host = await upsert('cdr_host_summaries', HOST_KEY_COLUMNS, hosts);
   const detail = await upsert('cdr_summaries_daily_detail', KEY_COLUMNS, detailDays);
   const daily = await upsert('cdr_summaries_daily', hourKeys, days);
-  await sql`WITH fine AS (${fine}), hourly AS (${hourly}), hosts AS (${host}), detail AS (${detail}) ${daily}`.execute(
-    trx,
-  );
+  return sql`WITH fine AS (${fine}), hourly AS (${hourly}), hosts AS (${host}), detail AS (${detail}) ${daily}`;
 }
 
 /** What a call's summary row takes from the call itself (not from its rating). */
