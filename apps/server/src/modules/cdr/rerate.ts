@@ -501,13 +501,13 @@ async function apply(
         readDone(rows);
         if (rows.length === 0) return null;
         const ratings = await rateAll(snapshot, f, short, rows);
-        const changed = rows.map((c, i) => ratedFieldsDiffer(c, ratings[i]!));
+        const changed = await mapInSlices(rows, (c, i) => ratedFieldsDiffer(c, ratings[i]!));
         const list = rows.flatMap((c, i) => (changed[i] ? [[c, ratings[i]!] as const] : []));
         // this chunk's own rows, and the server's share of the summaries, before the wait
         const summaries = list.length ? await rewriteCdrs(trx, list) : null;
         const prev = await before;
         const figures = Figures.from(prev.json, names);
-        rows.forEach((c, i) => {
+        await mapInSlices(rows, (c, i) => {
           const r = ratings[i]!;
           const old = storedMoney(c);
           figures.tally.add(old, moneyOf(r));
