@@ -4,7 +4,7 @@ import { csvCell, type CdrFieldDef, type CdrFilter, type CdrRow } from '@tandem/
 import type { Db } from '../../db/connection';
 import { yieldToLoop } from '../../event-loop';
 import { analyzeStaleDays } from '../cdr/partitions';
-import { chosenFields, csvTextPage, searchPage, utcInstant } from './search';
+import { chosenFields, csvTextPage, searchPage, utcInstant, type CdrPageQuery } from './search';
 import type { CdrViewer } from './viewer';
 
 /**
@@ -17,6 +17,32 @@ import type { CdrViewer } from './viewer';
  */
 export const CDR_PAGE_ROWS = { pglite: 1000, postgres: 250 } as const;
 
+type CdrQuery = CdrFilter & { order_dir?: 'asc' | 'desc' };
+
+/**
+ * The keyset steps of a whole search (the CSV, the export): `step(query)` reads one page after the
+ * query's cursor; the next step starts after its `next` until there is none. Fresh days get their
+ * planner statistics first, or each step would read the rest of the day.
+ */
+async function* keysetSteps<P extends { next: string | null }>(
+  db: Db,
+  filter: CdrQuery,
+  pageRows: number,
+  step: (q: CdrPageQuery) => Promise<P>,
+): AsyncGenerator<P> {
+  if (filter.start && filter.end)
+    await analyzeStaleDays(db, utcInstant(filter.start).getTime(), utcInstant(filter.end).getTime());
+  let after: string | undefined;
+  for (;;) {
+    const page = await step({ ...filter, order_dir: filter.order_dir ?? 'desc', per_page: pageRows, after });
+    yield page;
+    if (!page.next) return;
+    after = page.next;
+    // a chain of queries is not a turn of the loop for the route API (event-loop.ts)
+    await yieldToLoop();
+  }
+}
+
 /**
  * Every CDR of a search as the viewer may see it (tenancy and fields exactly as the search), read in
  * keyset steps of `pageRows` (CDR_PAGE_ROWS) so memory stays flat however many rows match. For the
@@ -24,29 +50,15 @@ export const CDR_PAGE_ROWS = { pglite: 1000, postgres: 250 } as const;
  */
 export async function* iterateCdrs(
   db: Db,
-  filter: CdrFilter & { order_dir?: 'asc' | 'desc' },
+  filter: CdrQuery,
   defs: readonly CdrFieldDef[],
   user: CdrViewer,
   pageRows: number,
 ): AsyncGenerator<CdrRow[]> {
-  // fresh days may have no planner statistics yet: each keyset step would read the rest of the day
-  if (filter.start && filter.end)
-    await analyzeStaleDays(db, utcInstant(filter.start).getTime(), utcInstant(filter.end).getTime());
-  let after: string | undefined;
-  for (;;) {
-    const page = await searchPage(
-      db,
-      user,
-      { ...filter, order_dir: filter.order_dir ?? 'desc', per_page: pageRows, after },
-      defs,
-      { count: false },
-    );
+  for await (const page of keysetSteps(db, filter, pageRows, (q) =>
+    searchPage(db, user, q, defs, { count: false }),
+  ))
     if (page.items.length) yield page.items;
-    if (!page.next) return;
-    after = page.next;
-    // a chain of queries is not a turn of the loop for the route API (event-loop.ts)
-    await yieldToLoop();
-  }
 }
 
 /**
@@ -62,27 +74,13 @@ export const CDR_CSV_PAGE_ROWS = 2000;
  */
 export async function* cdrCsvPages(
   db: Db,
-  filter: CdrFilter & { order_dir?: 'asc' | 'desc' },
+  filter: CdrQuery,
   defs: readonly CdrFieldDef[],
   user: CdrViewer,
   pageRows: number = CDR_CSV_PAGE_ROWS,
 ): AsyncGenerator<{ text: string; rows: number }> {
-  if (filter.start && filter.end)
-    await analyzeStaleDays(db, utcInstant(filter.start).getTime(), utcInstant(filter.end).getTime());
-  let after: string | undefined;
-  for (;;) {
-    const page = await csvTextPage(
-      db,
-      user,
-      { ...filter, order_dir: filter.order_dir ?? 'desc', per_page: pageRows, after },
-      defs,
-    );
+  for await (const page of keysetSteps(db, filter, pageRows, (q) => csvTextPage(db, user, q, defs)))
     if (page.rows) yield { text: page.text, rows: page.rows };
-    if (!page.next) return;
-    after = page.next;
-    // a chain of queries is not a turn of the loop for the route API (event-loop.ts)
-    await yieldToLoop();
-  }
 }
 
 /** The first line of a CDR CSV: a byte order mark and the fields' labels in the viewer's language. */
@@ -98,7 +96,7 @@ export function cdrCsvHeader(defs: readonly CdrFieldDef[], lang: CdrViewer['lang
  */
 export async function writeCdrCsv(
   db: Db,
-  filter: CdrFilter & { order_dir?: 'asc' | 'desc' },
+  filter: CdrQuery,
   fields: readonly string[] | undefined,
   user: CdrViewer,
   out: Writable,

@@ -93,6 +93,7 @@ export async function fieldCatalogue(db: Db, viewer: CdrViewer) {
  * portal fields, cost permission, the user's language for the headers) and travel with the job.
  */
 function registerCdrExport(s: Services): void {
+  const defsOf = (fields: readonly string[]) => fields.flatMap((n) => cdrField(n) ?? []);
   s.exports.register<CdrExportFilter, { viewer: CdrViewer; fields: string[] }>('cdr', {
     permission: { func: api.cdrSearch.FUNC.cdrsList, level: 'read', portal: ['client', 'vendor', 'agent'] },
     filter: api.cdrSearch.cdrExportFilter,
@@ -112,22 +113,8 @@ function registerCdrExport(s: Services): void {
           numeric: f?.type === 'money' || f?.type === 'int' || f?.type === 'seconds' || f?.type === 'ms',
         };
       }),
-    pages(filter, _user, { viewer, fields }) {
-      return iterateCdrs(
-        s.db,
-        filter,
-        fields.flatMap((n) => cdrField(n) ?? []),
-        viewer,
-        CDR_PAGE_ROWS[s.dbKind],
-      );
-    },
-    csvPages(filter, _user, { viewer, fields }) {
-      return cdrCsvPages(
-        s.db,
-        filter,
-        fields.flatMap((n) => cdrField(n) ?? []),
-        viewer,
-      );
-    },
+    pages: (filter, _user, { viewer, fields }) =>
+      iterateCdrs(s.db, filter, defsOf(fields), viewer, CDR_PAGE_ROWS[s.dbKind]),
+    csvPages: (filter, _user, { viewer, fields }) => cdrCsvPages(s.db, filter, defsOf(fields), viewer),
   });
 }
