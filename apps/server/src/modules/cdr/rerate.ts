@@ -465,8 +465,8 @@ interface Committed {
  * chunk writes what chunks share (summary rows, carriers' balances, the run's row) only after the one
  * before committed, so chunks commit in order, a failed chunk rolls the next back with it, and the
  * figures each commits are the sums up to it. Nothing a chunk holds before that wait is needed by the
- * chunk before (its CDRs are its own), so the two never wait on each other's locks. On PGlite the
- * next chunk waits for the session instead (one transaction at a time): the chunks run one by one.
+ * chunk before (its CDRs are its own), so the two never wait on each other's locks. On PGlite (one
+ * session) the next chunk starts only when the one before committed and its progress was told.
  */
 async function apply(
   deps: RerateDeps,
@@ -553,6 +553,9 @@ async function apply(
       inFlight.push(committed);
       ahead = committed;
       if (rows.length < size) break;
+      // PGlite is one session: the next chunk would hold it while this one's progress is told, and
+      // gains nothing there. One chunk at a time, as the doc above says.
+      if (s.dbKind !== 'postgres') await committed.catch(() => undefined);
       const last = rows[rows.length - 1]!;
       cursor.start = last.start_key;
       cursor.id = last.cdr_id;

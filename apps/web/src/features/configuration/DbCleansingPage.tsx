@@ -44,11 +44,12 @@ export default function DbCleansingPage() {
   const { flash } = useFeedback();
   const canWrite = useAllowed(FUNC, 'write');
   const canRun = useAllowed(FUNC, 'execute');
-  const [following, setFollowing] = useState(false);
+  // The run started here (its job id): the page polls until that run, not an earlier one, has ended.
+  const [following, setFollowing] = useState<number | null>(null);
   const current = useApi(
     api.cleansing.getCleansing,
     {},
-    { staleTime: 0, refetchInterval: following ? 1000 : false },
+    { staleTime: 0, refetchInterval: following !== null ? 1000 : false },
   );
   const [form] = Form.useForm<CleansingSettings>();
   const [busy, setBusy] = useState(false);
@@ -59,7 +60,7 @@ export default function DbCleansingPage() {
     if (data) form.setFieldsValue(data.settings);
   }, [data, form]);
   useEffect(() => {
-    if (following && data && !running) setFollowing(false);
+    if (following !== null && data?.last_run?.job_id === following && !running) setFollowing(null);
   }, [following, data, running]);
 
   const save = async () => {
@@ -82,9 +83,9 @@ export default function DbCleansingPage() {
     }
   };
   const runNow = async () => {
-    await call(api.cleansing.runCleansing, {});
+    const started = await call(api.cleansing.runCleansing, {});
     flash(k('runQueued'));
-    setFollowing(true);
+    setFollowing(started.job_id);
     await current.refetch();
   };
 
