@@ -13,6 +13,11 @@ export function csvCell(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** The first line of a CSV file a spreadsheet opens: a UTF-8 byte order mark and the labels. */
+export function csvHeader(labels: readonly string[]): string {
+  return '\uFEFF' + labels.map(csvCell).join(',') + '\r\n';
+}
+
 export function toCsv(header: string[], rows: unknown[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
-import { allows, csvCell, type AccessLevel, type Language, type UserType } from '@tandem/contract';
+import { allows, csvCell, csvHeader, type AccessLevel, type Language, type UserType } from '@tandem/contract';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import type { Db } from '../db/connection';
@@ -114,7 +114,7 @@ function csvWriter(
   const keys = columns.map((c) => c.key);
   // Lines gathered and written together: waiting for the stream to drain after every few lines kept
   // each page of rows alive across many turns of the loop (docs/performance.md, issue 16).
-  let text = '\uFEFF' + columns.map((c) => csvCell(c.header)).join(',') + '\r\n';
+  let text = csvHeader(columns.map((c) => c.header));
   const flush = async () => {
     const chunk = text;
     text = '';
@@ -309,7 +309,8 @@ export class Exports {
     const final = this.filePath(p.exportId, format);
     const part = `${final}.part`;
     const csv = format === 'csv' ? csvWriter(part, columns) : null;
-    const out = csv ?? xlsxWriter({ filename: part }, columns, (def.sheet ?? def.entity ?? p.kind).slice(0, 28));
+    const out =
+      csv ?? xlsxWriter({ filename: part }, columns, (def.sheet ?? def.entity ?? p.kind).slice(0, 28));
     let n = 0;
     const written = (rows: number) => {
       n += rows;

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { csvCell, type CdrFieldDef, type CdrFilter, type CdrRow } from '@tandem/contract';
+import { csvHeader, type CdrFieldDef, type CdrFilter, type CdrRow } from '@tandem/contract';
 import type { Db } from '../../db/connection';
 import { yieldToLoop } from '../../event-loop';
 import { analyzeStaleDays } from '../cdr/partitions';
@@ -83,13 +83,8 @@ export async function* cdrCsvPages(
     if (page.rows) yield { text: page.text, rows: page.rows };
 }
 
-/** The first line of a CDR CSV: a byte order mark and the fields' labels in the viewer's language. */
-export function cdrCsvHeader(defs: readonly CdrFieldDef[], lang: CdrViewer['lang']): string {
-  return '\uFEFF' + defs.map((f) => csvCell(f.label[lang])).join(',') + '\r\n';
-}
-
 /**
- * Streams the CDRs of a search as CSV into `out`: the header (cdrCsvHeader), then one line per CDR
+ * Streams the CDRs of a search as CSV into `out`: the header (the fields' labels in the viewer's language, csvHeader), then one line per CDR
  * (cdrCsvPages), cells escaped against formula injection. Fields the viewer may not see are left
  * out. Waits for `out` to drain (backpressure); does not end it. Returns the rows written;
  * `onProgress` is told after every page.
@@ -107,7 +102,7 @@ export async function writeCdrCsv(
   const write = async (s: string) => {
     if (!out.write(s)) await once(out, 'drain');
   };
-  await write(cdrCsvHeader(defs, user.lang));
+  await write(csvHeader(defs.map((f) => f.label[user.lang])));
   let rows = 0;
   for await (const page of cdrCsvPages(db, filter, defs, user, pageRows)) {
     await write(page.text);

@@ -113,6 +113,16 @@ export async function chosenFields(db: Db, v: CdrViewer, asked?: readonly string
   return asked.flatMap((n) => byName.get(n) ?? []);
 }
 
+/** The keyset position of a row's start time, in full microseconds (a JavaScript Date keeps milliseconds only). */
+const position = (startTime: RawBuilder<unknown>) =>
+  sql`to_char(${startTime} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The joins the fields need (carrier, trunk and rate table names). */
+function joinsFor(fields: readonly CdrFieldDef[]): RawBuilder<unknown> {
+  const joins = fields.flatMap((f) => JOINS[f.name] ?? []);
+  return joins.length ? sql.join(joins, sql` `) : sql``;
+}
+
 function selectList(fields: readonly CdrFieldDef[]): {
   select: RawBuilder<unknown>;
   joins: RawBuilder<unknown>;
@@ -120,12 +130,10 @@ function selectList(fields: readonly CdrFieldDef[]): {
   const cols = [
     sql`c.cdr_id AS "_cdr_id"`,
     sql`c.call_id AS "_call_id"`,
-    // The keyset position in full microseconds (a JavaScript Date keeps milliseconds only).
-    sql`to_char(c.start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "_pos"`,
+    sql`${position(sql`c.start_time`)} AS "_pos"`,
     ...fields.map((f) => sql`${fieldSql(f.name)} AS ${sql.ref(f.name)}`),
   ];
-  const joins = fields.flatMap((f) => JOINS[f.name] ?? []);
-  return { select: sql.join(cols), joins: joins.length ? sql.join(joins, sql` `) : sql`` };
+  return { select: sql.join(cols), joins: joinsFor(fields) };
 }
 
 type RawRow = Record<string, unknown> & { _cdr_id: number; _call_id: string; _pos: string };
@@ -209,14 +217,13 @@ export async function csvTextPage(
     fields.map((f) => csvCellSql(f)),
     sql` || ',' || `,
   );
-  const joins = fields.flatMap((f) => JOINS[f.name] ?? []);
   const res = await sql<{ text: string | null; rows: number; last: string | null }>`
     WITH p AS MATERIALIZED (
-      SELECT ${line} AS line, c.start_time, c.cdr_id FROM cdrs c ${joins.length ? sql.join(joins, sql` `) : sql``}
+      SELECT ${line} AS line, c.start_time, c.cdr_id FROM cdrs c ${joinsFor(fields)}
       ${whereSql} ORDER BY c.start_time ${dir}, c.cdr_id ${dir} LIMIT ${q.per_page})
     SELECT (SELECT string_agg(line || E'\r\n', '' ORDER BY start_time ${dir}, cdr_id ${dir}) FROM p) AS text,
       (SELECT count(*)::int FROM p) AS rows,
-      (SELECT to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '~' || cdr_id
+      (SELECT ${position(sql`start_time`)} || '~' || cdr_id
         FROM p ORDER BY start_time ${reverse}, cdr_id ${reverse} LIMIT 1) AS last`.execute(db);
   const r = res.rows[0];
   const rows = Number(r?.rows ?? 0);

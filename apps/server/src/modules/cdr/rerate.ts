@@ -453,11 +453,6 @@ async function preview(
     .execute();
 }
 
-/** What a committed chunk of an apply leaves for the next one. */
-interface Committed {
-  json: RerateFigures;
-}
-
 /**
  * Applies a run from its cursor, each chunk one transaction (runRerate), two chunks in flight: while
  * one chunk writes its summaries, balances and the run's row and commits, the next one is already
@@ -484,7 +479,7 @@ async function apply(
   let chunk = at.chunk;
   const cursor = { ...at.cursor };
   // the chunk ahead: resolves when it committed (and its progress was told), with its figures
-  let ahead: Promise<Committed> = Promise.resolve({ json: at.result ?? new Figures(names).toJson() });
+  let ahead: Promise<RerateFigures> = Promise.resolve(at.result ?? new Figures(names).toJson());
   const inFlight: Promise<unknown>[] = [];
   const stop: { failed: boolean; error?: unknown } = { failed: false };
   try {
@@ -506,7 +501,7 @@ async function apply(
         // this chunk's own rows, and the server's share of the summaries, before the wait
         const summaries = list.length ? await rewriteCdrs(trx, list) : null;
         const prev = await before;
-        const figures = Figures.from(prev.json, names);
+        const figures = Figures.from(prev, names);
         await mapInSlices(rows, (c, i) => {
           const r = ratings[i]!;
           const old = storedMoney(c);
@@ -540,15 +535,17 @@ async function apply(
       inFlight.push(tx);
       // the chunk failed before its rows were read: no next chunk
       const rows = await Promise.race([read, tx.then(() => [] as StoredCdr[])]);
-      const committed = tx.then(async (done): Promise<Committed> => {
+      const committed = tx.then(async (done): Promise<RerateFigures> => {
         if (done === null) return before;
         for (const b of done.moved) live.setBalance(b.client_id, b.balance);
         await progress?.(done.json.cdrs, at.matched);
-        return { json: done.json };
+        return done.json;
       });
       // handled here at once (the next chunk awaits it only later): a failure stops the loop
       committed.catch((error: unknown) => {
-        if (!stop.failed) Object.assign(stop, { failed: true, error });
+        if (stop.failed) return;
+        stop.failed = true;
+        stop.error = error;
       });
       inFlight.push(committed);
       ahead = committed;
@@ -565,7 +562,7 @@ async function apply(
     const done = await ahead;
     await s.db
       .updateTable('rerate_runs')
-      .set({ state: 'applied', finished_at: new Date(), result: JSON.stringify(done.json) })
+      .set({ state: 'applied', finished_at: new Date(), result: JSON.stringify(done) })
       .where('run_id', '=', runId)
       .where('state', '=', 'applying')
       .execute();
