@@ -93,6 +93,9 @@ export interface StatsTables {
   cdr_summaries_daily_detail: CdrSummariesTable;
   report_schedules: ReportSchedulesTable;
   cdr_host_summaries: CdrSummariesHourlyTable & { source_ip: string; egress_host: string };
+  /** 0038: deltas waiting for the fold (foldSummaries), no key: appended by the ingest and the rerate. */
+  cdr_summaries_pending: CdrSummariesTable;
+  cdr_host_summaries_pending: CdrSummariesHourlyTable & { source_ip: string; egress_host: string };
   scheduled_report_log: ScheduledReportLogTable;
   user_carriers: UserCarriersTable;
   trunk_channel_peaks: TrunkChannelPeaksTable;

@@ -9,6 +9,7 @@ import { SUMMARISE_DAILY_DETAIL } from '../../src/db/migrations/0035_cdr_summari
 import { cdrOf, sendCdrs } from './cdr-fixtures';
 import { denied, fails, invalid, makeRestrictedAdmin, ok, startHarness, type Harness } from './harness';
 import { lcrOverVendors, rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
+import { foldSummaries } from '../../src/modules/stats/summaries';
 
 let h: Harness;
 let admin: string;
@@ -113,6 +114,7 @@ async function summariesMatchCdrs(): Promise<void> {
         d,
       )
     ).rows;
+  await foldSummaries(db());
   const kept = [await read(db(), 'cdr_summaries'), await read(db(), 'cdr_summaries_daily_detail')];
   let remade: unknown[][] = [];
   await db()
@@ -232,6 +234,7 @@ describe('Tools > Rerate', () => {
     expect(await balanceOf(f.customer)).toBe(-0.19);
     expect(await balanceOf(vendorB)).toBe(0.0825);
     // the traffic summaries moved with the CDRs: their totals are the rerated CDRs' sums
+    await foldSummaries(h.built.services.db);
     const sums = await sql<{ t: string; revenue: string; cost: string }>`
       SELECT 'cdrs' AS t, SUM(ingress_client_cost + short_call_charge)::text AS revenue, SUM(egress_cost)::text AS cost FROM cdrs
       UNION ALL SELECT 'fine', SUM(revenue)::text, SUM(cost)::text FROM cdr_summaries

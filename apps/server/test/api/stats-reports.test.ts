@@ -19,6 +19,7 @@ import type { Fixture } from './routing-fixtures';
 import { pickTotals, rawTotals, statsWorld } from './stats-fixtures';
 import { DUE_JOB, queueDueSchedules } from '../../src/modules/stats/reports';
 import { SUMMARISE_HOSTS } from '../../src/db/migrations/0027_report_schedules';
+import { foldSummaries } from '../../src/modules/stats/summaries';
 
 /**
  * The report screens of Statistics (issue 11, docs/statistics.md "Reports"): every declared report
@@ -152,6 +153,7 @@ describe('host based report', () => {
     const COLS = sql`bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, term_country,
       source_ip, egress_host, attempts, answered, non_zero_calls, ner_calls, short_calls, unpriced, duration,
       ingress_billed_time, egress_billed_time, revenue, cost, pdd_sum, pdd_calls`;
+    await foldSummaries(db());
     const kept = (
       await sql`SELECT ${COLS} FROM cdr_host_summaries WHERE attempts <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8`.execute(
         db(),

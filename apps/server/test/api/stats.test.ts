@@ -22,6 +22,7 @@ import {
 import { cdrOf, sendCdrs } from './cdr-fixtures';
 import type { Fixture } from './routing-fixtures';
 import { pickTotals, rawTotals, statsWorld } from './stats-fixtures';
+import { foldSummaries } from '../../src/modules/stats/summaries';
 
 type Report = z.output<typeof api.stats.summaryReport>;
 type Dashboard = z.output<typeof api.stats.dashboard>;
@@ -244,6 +245,7 @@ describe('traffic summaries', () => {
     const KEY = sql`bucket, ingress_client_id, egress_client_id, ingress_trunk_id, egress_trunk_id, egress_code,
       term_country, release_cause, release_side, non_zero, attempts, answered, non_zero_calls, ner_calls,
       short_calls, unpriced, duration, ingress_billed_time, egress_billed_time, revenue, cost, pdd_sum, pdd_calls`;
+    await foldSummaries(db());
     const kept =
       await sql`SELECT ${KEY} FROM cdr_summaries WHERE attempts <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`.execute(
         db(),

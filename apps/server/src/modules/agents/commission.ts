@@ -14,6 +14,7 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { AgentLedgerKind } from '../../db/schema-agents';
+import { foldSummaries } from '../stats/summaries';
 
 /**
  * Agent commission: the agent ledger (what an agent is owed, moved once per source) and the
@@ -102,6 +103,7 @@ async function dailyTraffic(
   to: Date,
 ): Promise<{ day: number; client_id: number; revenue: Micros; cost: Micros }[]> {
   if (!clientIds.length) return [];
+  await foldSummaries(db); // every CDR committed before the run is paid on
   const r = await sql<{ day: Date; client_id: number; revenue: string; cost: string }>`
     SELECT bucket AS day, ingress_client_id AS client_id, sum(revenue)::text AS revenue, sum(cost)::text AS cost
     FROM cdr_summaries_daily

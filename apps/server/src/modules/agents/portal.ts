@@ -18,6 +18,7 @@ import { implement } from '../../http/register';
 import type { Services } from '../../services';
 import { productVisible } from '../carriers/products';
 import { ratePage } from '../rates/rate-rows';
+import { foldSummaries } from '../stats/summaries';
 
 const m6 = (v: string) => formatMoney(parseMoney(v), 6);
 const minutes = (seconds: string | number) => (Number(seconds) / 60).toFixed(2);
@@ -44,6 +45,7 @@ export async function clientsQuery(
   only?: number,
 ) {
   const since = daysAgo(29);
+  await foldSummaries(db); // every CDR committed before the question counts
   let qb = db
     .selectFrom('carriers as c')
     .leftJoin(
@@ -116,6 +118,7 @@ export function registerAgentPortal(app: FastifyInstance, s: Services): void {
     const since = new Date(a.commission_since);
     const start = since > p.start ? since : p.start;
     const clientIds = sql`(SELECT client_id FROM carriers WHERE agent_id = ${a.agent_id})`;
+    await foldSummaries(s.db);
     const counts = await sql<{ n: string; active: string; balance: string }>`
       SELECT count(*)::text AS n, count(*) FILTER (WHERE is_active)::text AS active,
         coalesce(sum(balance), 0)::text AS balance

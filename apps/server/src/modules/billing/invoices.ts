@@ -13,6 +13,7 @@ import type { Db } from '../../db/connection';
 import { notFound, ruleBroken } from '../../http/errors';
 import { invoiceCharges } from './extra-charges';
 import { refreshInvoices } from './payments';
+import { foldSummaries } from '../stats/summaries';
 
 /**
  * Invoices (docs/billing.md "Invoices"): one carrier, one side, one period [start, end) cut at the
@@ -290,6 +291,7 @@ export async function usageLines(
   const money = customer ? sql`s.revenue` : sql`s.cost`;
   const billedCol = customer ? sql`s.ingress_billed_time` : sql`s.egress_billed_time`;
   const offset = `${tzOffsetMinutes(tz)} minutes`;
+  await foldSummaries(db); // every CDR committed before the invoice is billed
   const rows = await sql<{ dim: string; key: string; calls: string; billed: string; amount: string }>`
     WITH base AS (
       SELECT coalesce(nullif(s.term_country, ''), '-') AS destination,

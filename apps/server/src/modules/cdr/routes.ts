@@ -7,6 +7,7 @@ import { CdrIngest } from './ingest';
 import { BalancePoller } from './balance-poller';
 import { registerRerate } from './rerate-routes';
 import { registerCdrUpload } from './upload-routes';
+import { SummaryFolder } from '../stats/summaries';
 
 /**
  * cdr (issue 10): the money path. CDR ingest from the switch (POST /switch/cdr), rating of both
@@ -14,10 +15,21 @@ import { registerCdrUpload } from './upload-routes';
  */
 export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): CdrIngest {
   const ingest = new CdrIngest(s, path.engine, path.live);
-  ingest.onCommitted(() => path.qos.cdrsStored());
+  // The traffic summaries follow each batch through their pending deltas (migration 0038).
+  const folder = new SummaryFolder(s.db, (err) => s.log.warn({ err }, 'summary fold failed'));
+  ingest.onCommitted(() => {
+    path.qos.cdrsStored();
+    folder.soon();
+  });
   const poller = new BalancePoller(s, path.live);
-  app.addHook('onReady', async () => poller.start());
-  app.addHook('onClose', async () => poller.stop());
+  app.addHook('onReady', async () => {
+    poller.start();
+    folder.start();
+  });
+  app.addHook('onClose', async () => {
+    poller.stop();
+    await folder.stop();
+  });
 
   registerRerate(app, s, path);
 

@@ -13,6 +13,7 @@ import type { JobContext } from '../../jobs/queue';
 import { describeSchedule, nextSlot, type Schedule } from '../../jobs/schedule';
 import type { Services } from '../../services';
 import { dayOf, partitionName, retentionCutoffDay, type CdrPartitions } from '../cdr/partitions';
+import { foldSummaries } from '../stats/summaries';
 
 /**
  * DB Cleansing (docs/cdr.md "Retention"): one daily job keeps the database's size flat. It makes the
@@ -86,8 +87,9 @@ export async function cleansingState(
   const today = dayOf(nowMs);
 
   const held = await partitions.list({ withSize: true });
-  // The daily summaries count every CDR of a day exactly (the ingest and rerate keep them in the
-  // batch's transaction): no count over a partition of millions of rows.
+  // The daily summaries count every CDR of a day exactly (the ingest and rerate add their deltas in
+  // the batch's transaction; the fold first): no count over a partition of millions of rows.
+  await foldSummaries(s.db);
   const counts = new Map<number, number>();
   if (held.length > 0) {
     const r = await s.db

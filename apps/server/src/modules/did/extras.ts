@@ -22,6 +22,7 @@ import {
   type Scope,
 } from '../stats/report';
 import { numbersOf } from './service';
+import { foldSummaries } from '../stats/summaries';
 
 type Dashboard = z.output<typeof api.didExtras.didDashboard>;
 type PortRow = z.output<typeof api.didExtras.portRequestRow>;
@@ -49,6 +50,7 @@ export async function didDashboard(
   const range = periodOf(q.range, q.tz, now);
   const query = { ...baseQuery(q.tz, q.top), traffic: 'did' as const };
   const step = stepFor(range.to - range.from);
+  await foldSummaries(db); // every CDR committed before the question counts
   const [coverage, totals, series, clients, vendors, numbers, charges] = await Promise.all([
     coverageOf(db, range, scope),
     totalsOf(db, query, range, scope),

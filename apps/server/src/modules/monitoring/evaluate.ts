@@ -23,6 +23,7 @@ import type { MonitoringLogTable } from '../../db/schema-monitoring';
 import type { Services } from '../../services';
 import { DEFAULT_SYSTEM } from '../config/settings';
 import { trimDecimal } from './rules';
+import { foldSummaries } from '../stats/summaries';
 
 /**
  * One pass of the monitoring job (`monitoring.evaluate`, every minute, docs/monitoring.md):
@@ -121,6 +122,7 @@ export async function readFigures(
   now: number,
   minutes: number,
 ): Promise<Map<string, MonitorFigures>> {
+  await foldSummaries(db); // every CDR committed before the pass counts
   const p = windowPlan(now, minutes);
   const out = new Map<string, MonitorFigures>();
   const add = (rows: FigureRow[]) => {

@@ -7,6 +7,7 @@ import { blockActiveSql } from '../monitoring/blocks';
 import { readFigures } from '../monitoring/evaluate';
 import { baseQuery, periodOf, stepFor, stepsOf } from './dashboard';
 import { coverageOf, groupedRows, offsetMinutes, scopeOf, totalsOf, widen, type Viewer } from './report';
+import { foldSummaries } from './summaries';
 
 /**
  * The admin dashboard's tabs besides the overview (contract api.dashboard, docs/statistics.md
@@ -27,6 +28,7 @@ export async function reportTab(db: Db, viewer: Viewer, q: ReportQuery, now = Da
   const scope = scopeOf(viewer);
   const range = periodOf(q.range, q.tz, now);
   const query = { ...baseQuery(q.tz), group_by: [q.by] };
+  await foldSummaries(db); // every CDR committed before the question counts
   const [coverage, totals, grouped] = await Promise.all([
     coverageOf(db, range, scope),
     totalsOf(db, query, range, scope),
@@ -40,6 +42,7 @@ export async function chartsTab(db: Db, viewer: Viewer, q: ChartsQuery, now = Da
   const scope = scopeOf(viewer);
   const range = periodOf(q.range, q.tz, now);
   const step = stepFor(range.to - range.from);
+  await foldSummaries(db); // every CDR committed before the question counts
   const [coverage, series] = await Promise.all([
     coverageOf(db, range, scope),
     stepsOf(db, range, scope, step, offsetMinutes(q.tz), viewer.carrierIds === null),
@@ -54,6 +57,7 @@ export async function peaksTab(db: Db, viewer: Viewer, tz: string, now = Date.no
   const hoursRange = widen(Math.floor(now / HOUR) * HOUR - 23 * HOUR, now);
   const daysRange = widen(Math.floor((now + off) / DAY) * DAY - off - 6 * DAY, now);
   const channels = viewer.carrierIds === null;
+  await foldSummaries(db); // every CDR committed before the question counts
   const [coverage, hours, days] = await Promise.all([
     coverageOf(db, daysRange, scope),
     stepsOf(db, hoursRange, scope, 60, offsetMinutes(tz), channels),

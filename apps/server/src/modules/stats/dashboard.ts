@@ -17,6 +17,7 @@ import {
   type SumsRow,
   type Viewer,
 } from './report';
+import { foldSummaries } from './summaries';
 
 type DashQuery = z.output<typeof api.stats.dashboardQuery>;
 type Query = z.output<typeof api.stats.summaryQuery>;
@@ -69,6 +70,7 @@ export async function dashboard(db: Db, viewer: Viewer, q: DashQuery, now = Date
       ? []
       : (await groupedRows(db, { ...base, group_by: [g] }, range, scope)).rows;
   const step = stepFor(range.to - range.from);
+  await foldSummaries(db); // every CDR committed before the question counts
   const [coverage, totals, steps, top_customers, top_vendors, top_destinations] = await Promise.all([
     coverageOf(db, range, scope),
     totalsOf(db, base, range, scope),

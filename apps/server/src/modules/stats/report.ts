@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import type { Actor } from '../../http/context';
 import { invalidField } from '../../http/errors';
+import { foldSummaries } from './summaries';
 
 type Query = z.output<typeof api.stats.summaryQuery>;
 type Figures = z.output<typeof api.stats.figures>;
@@ -408,6 +409,7 @@ export async function summaryReport(
 ): Promise<z.output<typeof api.stats.summaryReport>> {
   const scope = scopeOf(viewer);
   const range = rangeOf(q, scope);
+  await foldSummaries(db); // every CDR committed before the question counts
   const [coverage, totals, grouped] = await Promise.all([
     coverageOf(db, range, scope),
     totalsOf(db, q, range, scope),

@@ -218,49 +218,9 @@ const HOURLY_KEYS = [
   'term_country',
 ] as const;
 
-/**
- * The 15-minute groups rolled up per `stepMs` (hour, day), in key order: by (customer, vendor,
- * trunks, country) for the hourly and daily roll-ups, or, with `detail`, by the 15-minute groups'
- * whole key (code, cause, side and non-zero too) for the daily detail table.
- */
-async function rollUp(groups: readonly Group[], stepMs: number, detail = false): Promise<Group[]> {
-  const out = new Map<string, Group>();
-  for (const g of groups) {
-    if (sliceUsed()) await yieldToLoop();
-    const bucket = Math.floor(g.bucket / stepMs) * stepMs;
-    const parts: (string | number)[] = [
-      String(bucket).padStart(15, '0'),
-      g.ingress_client_id,
-      g.egress_client_id,
-      g.ingress_trunk_id,
-      g.egress_trunk_id,
-    ];
-    if (detail)
-      parts.push(g.egress_code, g.term_country, g.release_cause, g.release_side, g.non_zero ? 1 : 0);
-    else parts.push(g.term_country);
-    const key = parts.join('\u0000');
-    const h = out.get(key);
-    if (h === undefined) {
-      out.set(
-        key,
-        detail
-          ? { ...g, key, bucket }
-          : { ...g, key, bucket, egress_code: '', release_cause: 0, release_side: '', non_zero: false },
-      );
-      continue;
-    }
-    for (const [c] of SUM_COLUMNS) {
-      if (c === 'revenue' || c === 'cost')
-        h[c] += g[c]; // bigint micros
-      else h[c] += g[c]; // counts and seconds
-    }
-  }
-  return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
-/** `INSERT INTO table (...) SELECT FROM unnest(arrays) ON CONFLICT (keys) DO UPDATE SET x = x + excluded.x`. */
-async function upsert(
-  table: string,
+/** `INSERT INTO table (...) SELECT FROM unnest(arrays)`: a batch's groups appended to a pending table. */
+async function append(
+  table: 'cdr_summaries_pending' | 'cdr_host_summaries_pending',
   keys: readonly ((typeof KEY_COLUMNS)[number] | (typeof HOST_KEY_COLUMNS)[number])[],
   groups: readonly Group[],
 ) {
@@ -278,11 +238,8 @@ async function upsert(
   // Text literals built column by column between yields (issue 16).
   const text = await arrayLiterals(values);
   const arrays = columns.map(([c, t]) => sql`${text[c]}::${sql.raw(t)}[]`);
-  const all = columns.map(([c]) => sql.ref(c));
-  return sql`INSERT INTO ${sql.table(table)} (${sql.join(all)})
-    SELECT * FROM unnest(${sql.join(arrays)})
-    ON CONFLICT (${sql.join(keys.map(([c]) => sql.ref(c)))}) DO UPDATE SET
-    ${sql.join(SUM_COLUMNS.map(([c]) => sql`${sql.ref(c)} = ${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`))}`;
+  return sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map(([c]) => sql.ref(c)))})
+    SELECT * FROM unnest(${sql.join(arrays)})`;
 }
 
 /**
@@ -296,35 +253,142 @@ export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign:
 /**
  * Moves the traffic summaries by signed sets of CDR rows, inside the caller's transaction: a rerate
  * passes the old rows with -1 and the rewritten ones with +1, in the transaction that rewrites them,
- * and a CDR whose key did not change nets to its money's difference in one row. One statement per
- * call: the rows are summed per summary key here, then the tables (15-minute, hourly, daily, daily
- * detail, hosts) are upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys
- * in order.
+ * and a CDR whose key did not change nets to its money's difference in one row. The rows are summed
+ * here per 15-minute key and per host key, and appended to the pending tables (migration 0038) in
+ * one statement: no key, no index, no conflict, so concurrent batches never wait for each other's
+ * summary rows. `foldSummaries` moves them into the summary tables.
  */
 export async function changeSummaries(trx: Db, parts: readonly SignedRows[]): Promise<void> {
   await (await summariesStatement(parts))?.execute(trx);
 }
 
 /**
- * The statement changeSummaries runs (null: no rows), built without the database: the sums, roll-ups
- * and arrays are the server's work, so a caller can make it while an earlier transaction still holds
- * the summary rows (the rerate's pipeline) and run it when that one has committed.
+ * The statement changeSummaries runs (null: no rows), built without the database: the sums and
+ * arrays are the server's work, so a caller can make it ahead and run it in the transaction that
+ * writes the CDRs (the rerate's pipeline).
  */
 export async function summariesStatement(parts: readonly SignedRows[]): Promise<RawBuilder<unknown> | null> {
   if (parts.every(([rows]) => rows.length === 0)) return null;
   // Each step yields to the event loop (a batch of 10,000 CDRs is tens of milliseconds of sums).
   const groups = await aggregate(parts);
-  const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
-  const hours = await rollUp(groups, 3_600_000);
   const hosts = await aggregate(parts, true);
-  const days = await rollUp(hours, 86_400_000);
-  const detailDays = await rollUp(groups, 86_400_000, true);
-  const fine = await upsert('cdr_summaries', KEY_COLUMNS, groups);
-  const hourly = await upsert('cdr_summaries_hourly', hourKeys, hours);
-  const host = await upsert('cdr_host_summaries', HOST_KEY_COLUMNS, hosts);
-  const detail = await upsert('cdr_summaries_daily_detail', KEY_COLUMNS, detailDays);
-  const daily = await upsert('cdr_summaries_daily', hourKeys, days);
-  return sql`WITH fine AS (${fine}), hourly AS (${hourly}), hosts AS (${host}), detail AS (${detail}) ${daily}`;
+  const fine = await append('cdr_summaries_pending', KEY_COLUMNS, groups);
+  const host = await append('cdr_host_summaries_pending', HOST_KEY_COLUMNS, hosts);
+  return sql`WITH fine AS (${fine}) ${host}`;
+}
+
+const SUM_NAMES = SUM_COLUMNS.map(([c]) => c);
+/** The UTC hour or day a 15-minute bucket falls in (as the migrations' roll-ups). */
+const stepOf = (seconds: number) =>
+  `to_timestamp(floor(extract(epoch FROM bucket) / ${seconds}) * ${seconds})`;
+
+/**
+ * `INSERT INTO table SELECT keys, sums FROM source GROUP BY keys ORDER BY keys ON CONFLICT (keys)
+ * DO UPDATE SET x = x + excluded.x`: the pending deltas summed into one table (in key order).
+ * `bucket`: the expression of the bucket key (the 15-minute bucket itself, its hour or its day).
+ */
+function foldInto(table: string, keys: readonly string[], bucket: string, source: string): string {
+  const n = keys.map((_, i) => i + 1).join(', ');
+  const select = keys.map((k) => (k === 'bucket' ? `${bucket} AS bucket` : k));
+  return `INSERT INTO ${table} (${[...keys, ...SUM_NAMES].join(', ')})
+  SELECT ${[...select, ...SUM_NAMES.map((c) => `sum(${c})`)].join(', ')} FROM ${source}
+  GROUP BY ${n} ORDER BY ${n}
+  ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${SUM_NAMES.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
+}
+
+const KEY_NAMES = KEY_COLUMNS.map(([c]) => c);
+const HOST_KEY_NAMES = HOST_KEY_COLUMNS.map(([c]) => c);
+/** The 15-minute deltas into the 15-minute table, the daily detail, the hourly and the daily roll-ups. */
+const FOLD_FINE = `WITH moved AS (DELETE FROM cdr_summaries_pending RETURNING *),
+g AS MATERIALIZED (SELECT ${[...KEY_NAMES, ...SUM_NAMES.map((c) => `sum(${c}) AS ${c}`)].join(', ')}
+  FROM moved GROUP BY ${KEY_NAMES.map((_, i) => i + 1).join(', ')}),
+fine AS (${foldInto('cdr_summaries', KEY_NAMES, 'bucket', 'g')}),
+detail AS (${foldInto('cdr_summaries_daily_detail', KEY_NAMES, stepOf(86_400), 'g')}),
+hourly AS (${foldInto('cdr_summaries_hourly', HOURLY_KEYS, stepOf(3_600), 'g')}),
+daily AS (${foldInto('cdr_summaries_daily', HOURLY_KEYS, stepOf(86_400), 'g')})
+SELECT count(*)::int AS n FROM moved`;
+const FOLD_HOSTS = `WITH moved AS (DELETE FROM cdr_host_summaries_pending RETURNING *),
+hosts AS (${foldInto('cdr_host_summaries', HOST_KEY_NAMES, 'bucket', 'moved')})
+SELECT count(*)::int AS n FROM moved`;
+/** pg_advisory_xact_lock key of the fold: one fold at a time across every server process. */
+const FOLD_LOCK = 7_362_038;
+
+/**
+ * The fold (migration 0038): moves every pending summary delta committed so far into the summary
+ * tables, in one transaction (the caller's, if `db` is one), one fold at a time across processes
+ * (an advisory lock). A delta is deleted in the transaction that adds it to the tables, so each is
+ * counted once whatever crashes or retries. Readers of the summaries call it first, so a report
+ * counts every CDR committed before it was asked; the CDR module also folds in the background
+ * (SummaryFolder). Returns the number of deltas moved.
+ */
+export async function foldSummaries(db: Db): Promise<number> {
+  const run = async (trx: Db) => {
+    await sql`SELECT pg_advisory_xact_lock(${FOLD_LOCK})`.execute(trx);
+    const fine = await sql<{ n: number }>`${sql.raw(FOLD_FINE)}`.execute(trx);
+    const hosts = await sql<{ n: number }>`${sql.raw(FOLD_HOSTS)}`.execute(trx);
+    return (fine.rows[0]?.n ?? 0) + (hosts.rows[0]?.n ?? 0);
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * Folds the pending summaries in the background: soon after a batch commits (`soon`, at most one
+ * fold at a time, the next one picking up whatever arrived meanwhile) and every `everyMs` (deltas a
+ * rerate, another process or a crash left).
+ */
+export class SummaryFolder {
+  private timer: NodeJS.Timeout | null = null;
+  private sweep: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (err: unknown) => void,
+    private readonly delayMs = 100,
+    private readonly everyMs = 1_000,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.sweep ??= setInterval(() => this.soon(0), this.everyMs);
+    this.sweep.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sweep) clearInterval(this.sweep);
+    if (this.timer) clearTimeout(this.timer);
+    this.sweep = this.timer = null;
+    await this.running;
+  }
+
+  /** A fold within `delayMs` (batches arriving meanwhile are folded together). */
+  soon(delayMs = this.delayMs): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = foldSummaries(this.db)
+        .then(
+          () => undefined,
+          (err: unknown) => this.onError(err),
+        )
+        .finally(() => {
+          this.running = null;
+          if (this.again) {
+            this.again = false;
+            this.soon();
+          }
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
 }
 
 /** What a call's summary row takes from the call itself (not from its rating). */
