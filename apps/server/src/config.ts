@@ -30,6 +30,8 @@ export interface AppConfig {
   setupCode: string | null;
   /** GC_HELPERS: helper threads in the collector's pauses (auto: off on two cores or fewer; gc-helpers.ts). */
   gcHelpers: GcHelpers;
+  /** SUMMARY_FOLD_MS: how soon after a CDR batch the traffic summaries fold it (0: never in the background). */
+  summaryFoldMs: number;
 }
 
 /** A whole number from the environment, or the default when unset; a bad value stops the start. */
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       concurrency: intEnv(env, 'JOBS_CONCURRENCY', 2, 0),
     },
     gcHelpers: gcHelpersEnv(env.GC_HELPERS),
+    summaryFoldMs: intEnv(env, 'SUMMARY_FOLD_MS', 100, 0),
     exportDir: env.EXPORT_DIR?.trim()
       ? path.resolve(REPO_ROOT, env.EXPORT_DIR.trim())
       : path.join(dataDir, 'exports'),

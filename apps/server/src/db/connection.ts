@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { copyOf } from './copy';
 import type { AppConfig } from '../config';
 import { PGliteWorker } from './pglite-client';
 import { pgliteDialect } from './pglite-dialect';
@@ -32,7 +34,7 @@ export async function openDatabase(
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => console.error('PostgreSQL idle connection error:', err.message));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: copyingPool(pool) }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   // PGlite runs in a worker thread: its statements never hold this thread's event loop.
@@ -46,4 +48,30 @@ export async function openDatabase(
   }
   const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };
+}
+
+/**
+ * The pool Kysely gets: pg's, with each client running `copyRows` statements (copy.ts) as COPY FROM
+ * STDIN through pg-copy-streams, on the same connection (so inside the caller's transaction).
+ */
+function copyingPool(pool: pg.Pool): PostgresPool {
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      return {
+        query: ((sqlText: unknown, params?: unknown[]) => {
+          const copy = copyOf(sqlText, params);
+          if (copy === null) return (client.query as (...a: unknown[]) => unknown)(sqlText, params);
+          return new Promise((resolve, reject) => {
+            const stream = client.query(copyFrom(copy));
+            stream.on('error', reject);
+            stream.on('finish', () => resolve({ command: 'SELECT', rowCount: stream.rowCount, rows: [] }));
+            stream.end(params![0] as string);
+          });
+        }) as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
 }

@@ -2,7 +2,12 @@ import { Worker } from 'node:worker_threads';
 
 /** What the Kysely dialect needs of a PGlite session: PGlite itself, or PGliteWorker. */
 export interface PgliteSession {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; affectedRows?: number }>;
+  /** `blob`: the text a `COPY ... FROM '/dev/blob'` reads. */
+  query(
+    sql: string,
+    params?: unknown[],
+    options?: { blob?: Blob },
+  ): Promise<{ rows: unknown[]; affectedRows?: number }>;
   exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
   close(): Promise<void>;
 }
@@ -84,18 +89,23 @@ export class PGliteWorker implements PgliteSession {
     op: 'query' | 'exec' | 'close',
     sql?: string,
     params?: unknown[],
+    blob?: Blob,
   ): Promise<{ rows: unknown[]; affectedRows: number } | null> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) this.worker.ref();
-      this.worker.postMessage({ id, op, sql, params });
+      this.worker.postMessage({ id, op, sql, params, blob });
     });
   }
 
-  async query(sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; affectedRows: number }> {
-    return (await this.send('query', sql, params))!;
+  async query(
+    sql: string,
+    params: unknown[] = [],
+    options: { blob?: Blob } = {},
+  ): Promise<{ rows: unknown[]; affectedRows: number }> {
+    return (await this.send('query', sql, params, options.blob))!;
   }
 
   async exec(sql: string): Promise<{ rows: unknown[]; affectedRows: number }[]> {

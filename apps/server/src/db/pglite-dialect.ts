@@ -1,4 +1,5 @@
 import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { copyOf } from './copy';
 import type { PgliteSession } from './pglite-client';
 
 /**
@@ -31,6 +32,14 @@ export function pgliteDialect(pg: PgliteSession): PostgresDialect {
   const client = (release: () => void): PostgresPoolClient => ({
     // Kysely only passes (sql, params); streaming cursors are not used.
     query: (async (sqlText: string, params: readonly unknown[]) => {
+      const copy = copyOf(sqlText, params);
+      if (copy !== null) {
+        // copyRows (copy.ts): the data as PGlite's /dev/blob
+        const r = await pg.query(`${copy.slice(0, -'STDIN'.length)}'/dev/blob'`, [], {
+          blob: new Blob([params[0] as string]),
+        });
+        return { command: 'SELECT', rowCount: r.affectedRows ?? 0, rows: [] };
+      }
       if (params.length === 0 && sqlText.includes(';')) {
         const results = await pg.exec(sqlText);
         const last = results[results.length - 1];

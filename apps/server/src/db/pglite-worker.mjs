@@ -5,12 +5,13 @@
 //
 // Protocol (pglite-client.ts is the other side): the thread starts with workerData
 // { dataDir, loadDataDir }, answers { ready: true } or { ready: false, error }; then each message
-// { id, op: 'query' | 'exec' | 'close', sql, params } is answered { id, result } or { id, error }
+// { id, op: 'query' | 'exec' | 'close', sql, params, blob } (blob: what a COPY FROM '/dev/blob'
+// reads) is answered { id, result } or { id, error }
 // in the order received. One session: the main thread hands the connection out one at a time.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
-/** @typedef {{ id: number, op: 'query' | 'exec' | 'close', sql?: string, params?: unknown[] }} Request */
+/** @typedef {{ id: number, op: 'query' | 'exec' | 'close', sql?: string, params?: unknown[], blob?: Blob }} Request */
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
@@ -75,7 +76,11 @@ async function handle(req) {
       });
       return;
     }
-    const r = await pg.query(req.sql ?? '', req.params ?? []);
+    const r = await pg.query(
+      req.sql ?? '',
+      req.params ?? [],
+      req.blob === undefined ? undefined : { blob: req.blob },
+    );
     port?.postMessage({ id: req.id, result: { rows: r.rows, affectedRows: r.affectedRows ?? 0 } });
   } catch (err) {
     port?.postMessage({ id: req.id, error: plainError(err) });

@@ -93,7 +93,9 @@ export interface StatsTables {
   cdr_summaries_daily_detail: CdrSummariesTable;
   report_schedules: ReportSchedulesTable;
   cdr_host_summaries: CdrSummariesHourlyTable & { source_ip: string; egress_host: string };
-  /** 0038: deltas waiting for the fold (foldSummaries), no key: appended by the ingest and the rerate. */
+  /** 0038: batches whose CDRs the fold (foldSummaries) has still to summarise. */
+  cdr_summary_queue: { batch_id: string; cdr_ids: string[]; start_times: Date[] };
+  /** 0038: a rerate's signed deltas waiting for the fold, no key. */
   cdr_summaries_pending: CdrSummariesTable;
   cdr_host_summaries_pending: CdrSummariesHourlyTable & { source_ip: string; egress_host: string };
   scheduled_report_log: ScheduledReportLogTable;

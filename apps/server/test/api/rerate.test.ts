@@ -17,7 +17,8 @@ let key: string;
 let f: Fixture;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // no background fold: CDRs stay queued for the summaries until a step folds them (the rerate's two paths)
+  h = await startHarness({ SUMMARY_FOLD_MS: '0' });
   admin = await h.setupAdmin();
   key = await switchKey(h, admin);
   f = await termination(h);
@@ -336,6 +337,35 @@ describe('Tools > Rerate', () => {
       .execute();
     expect(rerated.every((r) => r.rerated === 1)).toBe(true);
     // two chunks in flight at a time (apply's pipeline), each committed in order: the summaries moved once
+    await summariesMatchCdrs();
+  });
+
+  it('moves the summaries once whether the fold summarised the rerated CDRs before or does it after (from the rewritten rows)', async () => {
+    const at = (hour: number, i: number) => new Date(Date.UTC(2026, 10, 24, hour, 0, i)).toISOString();
+    ok(
+      await sendCdrs(
+        h,
+        key,
+        'rr-folded',
+        [0, 1, 2].map((i) => cdrOf(f, { duration: 60, start: at(8, i) })),
+      ),
+    );
+    await foldSummaries(db()); // in the summaries before the rerate: it moves them by its deltas
+    ok(
+      await sendCdrs(
+        h,
+        key,
+        'rr-queued',
+        [0, 1, 2].map((i) => cdrOf(f, { duration: 60, start: at(9, i) })),
+      ),
+    );
+    const queue = await db().selectFrom('cdr_summary_queue').select('batch_id').execute();
+    expect(queue.map((q) => q.batch_id)).toEqual(['rr-queued']); // still to fold when the rerate runs
+    await setRate(f.customerTable, '44', '0.1100');
+    await rebuildAfter(h, admin);
+    const run = await preview({ start_time: '2026-11-24T00:00:00Z', end_time: '2026-11-25T00:00:00Z' });
+    expect(run.preview).toMatchObject({ cdrs: 6, changed: 6 });
+    await apply(run.run_id);
     await summariesMatchCdrs();
   });
 

@@ -1,22 +1,27 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * 0038_cdr_summaries_pending: the traffic summaries follow the CDRs through a queue of deltas
- * (issue 10's ingest target, docs/statistics.md "How the summaries follow the CDRs").
+ * 0038_cdr_summaries_pending: the traffic summaries follow the CDRs a moment later, folded in bulk
+ * (issue 10's ingest target; docs/statistics.md "How the summaries follow the CDRs").
  *
- * The CDR ingest and the rerate used to upsert the five summary tables in their own transaction:
- * at 1,000 CDRs a batch that was half of the batch's time, as most keys are new per batch. Now they
- * append their batch's 15-minute groups (and host groups) to these two tables, which have no key and
- * no index (an append costs about what a heap row costs), in the same transaction as the CDRs, so a
- * batch still commits its CDRs, ledger, balances and summary figures together. The fold
- * (`foldSummaries`) moves every pending delta into the five summary tables in one transaction,
- * summing across all the batches since the last fold (fewer, larger upserts). The deltas are signed
- * and additive, so the order in which batches and rerates are folded does not matter.
+ * The CDR ingest used to sum each batch's CDRs per summary key and upsert the five summary tables in
+ * the batch's transaction: at 1,000 CDRs a batch, most keys new each time, that was half of the
+ * batch's time. Now the batch, in its transaction, queues its stored CDRs' ids (one row in
+ * cdr_summary_queue), and the fold (`foldSummaries`) summarises every queued batch from the stored
+ * CDRs in SQL and moves the sums into the five tables in one transaction, summing across all the
+ * batches since the last fold (fewer, larger upserts). A rerate moves the summaries by signed deltas
+ * (old figures out, new in) appended to the two pending tables (no key, no index), folded the same
+ * way. Each queued batch and each delta is deleted in the transaction that adds it to the tables.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
       `
+CREATE TABLE cdr_summary_queue (
+  batch_id text PRIMARY KEY,
+  cdr_ids bigint[] NOT NULL,
+  start_times timestamptz[] NOT NULL
+);
 CREATE TABLE cdr_summaries_pending (LIKE cdr_summaries INCLUDING DEFAULTS);
 CREATE TABLE cdr_host_summaries_pending (LIKE cdr_host_summaries INCLUDING DEFAULTS);
 `,
@@ -25,5 +30,9 @@ CREATE TABLE cdr_host_summaries_pending (LIKE cdr_host_summaries INCLUDING DEFAU
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`DROP TABLE cdr_host_summaries_pending; DROP TABLE cdr_summaries_pending;`).execute(db);
+  await sql
+    .raw(
+      `DROP TABLE cdr_host_summaries_pending; DROP TABLE cdr_summaries_pending; DROP TABLE cdr_summary_queue;`,
+    )
+    .execute(db);
 }

@@ -20,7 +20,13 @@ import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances } from './ledger';
 import { analyzeStaleDays } from './partitions';
 import { RATED_COLUMNS } from './rated-columns';
-import { ratedSummary, summariesStatement, type SummaryCall, type SummaryCdr } from '../stats/summaries';
+import {
+  ratedSummary,
+  stillQueued,
+  summariesStatement,
+  type SummaryCall,
+  type SummaryCdr,
+} from '../stats/summaries';
 
 /** CDRs per chunk: one transaction each (CDR updates, ledger rows, the run's cursor). */
 export const RERATE_CHUNK = 5_000;
@@ -499,7 +505,7 @@ async function apply(
         const changed = await mapInSlices(rows, (c, i) => ratedFieldsDiffer(c, ratings[i]!));
         const list = rows.flatMap((c, i) => (changed[i] ? [[c, ratings[i]!] as const] : []));
         // this chunk's own rows, and the server's share of the summaries, before the wait
-        const summaries = list.length ? await rewriteCdrs(trx, list) : null;
+        const moves = list.length ? await rewriteCdrs(trx, list) : null;
         const prev = await before;
         const figures = Figures.from(prev, names);
         await mapInSlices(rows, (c, i) => {
@@ -508,7 +514,15 @@ async function apply(
           figures.tally.add(old, moneyOf(r));
           if (changed[i]) figures.note(c, r, old);
         });
-        await summaries?.execute(trx);
+        if (moves)
+          await (
+            await moves(
+              await stillQueued(
+                trx,
+                list.map(([c]) => c.cdr_id),
+              ),
+            )
+          )?.execute(trx);
         const ref = `rerate-${runId}-${mine}`;
         const moved = await moveBalances(
           trx,
@@ -620,20 +634,24 @@ function storedSummary(c: StoredCdr): SummaryCdr {
  * Writes the new rated fields of the changed CDRs of a chunk (one UPDATE ... FROM unnest) and builds
  * the statement that moves the traffic summaries with them, for the same transaction: each CDR's
  * figures as stored out (-1), as rerated in (+1); a CDR whose key did not change nets to its money's
- * difference. The caller runs it (apply: after the chunk before committed).
+ * difference. The caller asks for it (apply: after the chunk before committed) with the CDRs whose
+ * batch the fold has still to summarise (stillQueued): those are left out, as the fold reads them as
+ * rewritten. The usual case, none, is built here ahead.
  */
 async function rewriteCdrs(
   trx: Db,
   list: readonly (readonly [StoredCdr, CdrRating])[],
-): Promise<RawBuilder<unknown> | null> {
+): Promise<(queued: ReadonlySet<string>) => Promise<RawBuilder<unknown> | null>> {
   const before = await mapInSlices(list, ([c]) => storedSummary(c));
   const after = await mapInSlices(list, ([c, r]) => ratedSummary(callOf(c), r));
-  const statement = await summariesStatement([
-    [before, -1],
-    [after, 1],
-  ]);
+  const moves = (keep: (i: number) => boolean) =>
+    summariesStatement([
+      [before.filter((_, i) => keep(i)), -1],
+      [after.filter((_, i) => keep(i)), 1],
+    ]);
+  const all = await moves(() => true);
   await updateCdrs(trx, list);
-  return statement;
+  return async (queued) => (queued.size === 0 ? all : moves((i) => !queued.has(String(list[i]![0].cdr_id))));
 }
 
 async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {

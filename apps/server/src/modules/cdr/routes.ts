@@ -16,7 +16,11 @@ import { SummaryFolder } from '../stats/summaries';
 export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): CdrIngest {
   const ingest = new CdrIngest(s, path.engine, path.live);
   // The traffic summaries follow each batch through their pending deltas (migration 0038).
-  const folder = new SummaryFolder(s.db, (err) => s.log.warn({ err }, 'summary fold failed'));
+  const folder = new SummaryFolder(
+    s.db,
+    (err) => s.log.warn({ err }, 'summary fold failed'),
+    s.config.summaryFoldMs,
+  );
   ingest.onCommitted(() => {
     path.qos.cdrsStored();
     folder.soon();

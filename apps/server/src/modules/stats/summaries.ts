@@ -1,16 +1,19 @@
-import type { CdrIn } from '@tandem/contract';
 import {
   formatMoney,
   intervalOf,
   isNerEffective,
   isShortCall,
+  NER_USER_CAUSES,
+  NER_USER_Q850,
+  SHORT_CALL_STAT_SECONDS,
+  SUMMARY_INTERVAL_MS,
   parseMoney,
   type CdrRating,
   type Micros,
 } from '@tandem/domain';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection';
-import { arrayLiterals, type ArrayItem } from '../../db/arrays';
+import { arrayLiteral, arrayLiterals, type ArrayItem } from '../../db/arrays';
 import { sliceUsed, yieldToLoop } from '../../event-loop';
 
 /**
@@ -243,8 +246,8 @@ async function append(
 }
 
 /**
- * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
- * transaction: the CDR ingest calls it with the CDRs it stores. See changeSummaries.
+ * Adds CDR rows to the traffic summaries (sign 1) or takes them out (sign -1) as deltas, inside the
+ * caller's transaction. See changeSummaries.
  */
 export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
   await changeSummaries(trx, [[rows, sign]]);
@@ -277,15 +280,80 @@ export async function summariesStatement(parts: readonly SignedRows[]): Promise<
   return sql`WITH fine AS (${fine}) ${host}`;
 }
 
+/**
+ * Queues a batch's stored CDRs for the summaries (migration 0038), in the batch's transaction: the
+ * fold summarises them from the stored rows, found by their ids and start times (each an exact probe
+ * of its day partition's (start_time, cdr_id) index).
+ */
+export async function queueForSummaries(
+  trx: Db,
+  batchId: string,
+  cdrIds: readonly number[],
+  startTimes: readonly string[],
+): Promise<void> {
+  await sql`INSERT INTO cdr_summary_queue (batch_id, cdr_ids, start_times)
+    VALUES (${batchId}, ${arrayLiteral(cdrIds)}::int8[], ${arrayLiteral(startTimes)}::timestamptz[])`.execute(
+    trx,
+  );
+}
+
 const SUM_NAMES = SUM_COLUMNS.map(([c]) => c);
+const KEY_NAMES = KEY_COLUMNS.map(([c]) => c);
+const HOST_KEY_NAMES = HOST_KEY_COLUMNS.map(([c]) => c);
 /** The UTC hour or day a 15-minute bucket falls in (as the migrations' roll-ups). */
 const stepOf = (seconds: number) =>
   `to_timestamp(floor(extract(epoch FROM bucket) / ${seconds}) * ${seconds})`;
+const list = (xs: readonly number[]) => xs.join(', ');
+
+/**
+ * One stored CDR's summary key and figures in SQL (alias c): the same as `addToGroup` makes of it
+ * (the domain's NER causes and short call length; a test holds the two equal).
+ */
+const CDR_KEY: Record<string, string> = {
+  bucket: `to_timestamp(floor(extract(epoch FROM c.start_time) / ${SUMMARY_INTERVAL_MS / 1000}) * ${SUMMARY_INTERVAL_MS / 1000})`,
+  ingress_client_id: 'coalesce(c.ingress_client_id, 0)',
+  egress_client_id: 'coalesce(c.egress_client_id, 0)',
+  ingress_trunk_id: 'c.ingress_trunk_id',
+  egress_trunk_id: 'coalesce(c.egress_trunk_id, 0)',
+  egress_code: "coalesce(c.egress_code, '')",
+  term_country: "coalesce(c.term_country, '')",
+  release_cause: 'c.release_cause',
+  release_side: 'c.release_side',
+  non_zero: 'c.call_duration > 0',
+  source_ip: 'c.source_ip',
+  egress_host: "coalesce(c.egress_host, '')",
+};
+const CDR_FIGURES: Record<(typeof SUM_NAMES)[number], string> = {
+  attempts: '1',
+  answered: '(c.answer_time IS NOT NULL)::int',
+  non_zero_calls: '(c.call_duration > 0)::int',
+  ner_calls: `(c.answer_time IS NOT NULL OR c.release_cause IN (${list(NER_USER_CAUSES)})
+    OR coalesce(c.q850_cause IN (${list(NER_USER_Q850)}), false))::int`,
+  short_calls: `(c.call_duration > 0 AND c.call_duration < ${SHORT_CALL_STAT_SECONDS})::int`,
+  unpriced: '(c.unpriced_reason IS NOT NULL)::int',
+  duration: 'c.call_duration',
+  ingress_billed_time: 'c.ingress_billed_time',
+  egress_billed_time: 'c.egress_billed_time',
+  revenue: 'c.ingress_client_cost + c.short_call_charge',
+  cost: 'c.egress_cost',
+  pdd_sum: 'c.pdd',
+  pdd_calls: '(c.pdd > 0)::int',
+};
+
+/** The queued CDRs (alias c) and the pending deltas, summed per `keys`. */
+function summed(keys: readonly string[], deltas: string): string {
+  const n = keys.map((_, i) => i + 1).join(', ');
+  return `SELECT ${[...keys, ...SUM_NAMES.map((c) => `sum(${c}) AS ${c}`)].join(', ')} FROM (
+    SELECT ${[...keys.map((k) => `${CDR_KEY[k]} AS ${k}`), ...SUM_NAMES.map((f) => `${CDR_FIGURES[f]} AS ${f}`)].join(', ')}
+    FROM queued c
+    UNION ALL SELECT ${[...keys, ...SUM_NAMES].join(', ')} FROM ${deltas}
+  ) x GROUP BY ${n}`;
+}
 
 /**
  * `INSERT INTO table SELECT keys, sums FROM source GROUP BY keys ORDER BY keys ON CONFLICT (keys)
- * DO UPDATE SET x = x + excluded.x`: the pending deltas summed into one table (in key order).
- * `bucket`: the expression of the bucket key (the 15-minute bucket itself, its hour or its day).
+ * DO UPDATE SET x = x + excluded.x`: summed groups into one table (in key order). `bucket`: the
+ * expression of the bucket key (the 15-minute bucket itself, its hour or its day).
  */
 function foldInto(table: string, keys: readonly string[], bucket: string, source: string): string {
   const n = keys.map((_, i) => i + 1).join(', ');
@@ -296,45 +364,70 @@ function foldInto(table: string, keys: readonly string[], bucket: string, source
   ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${SUM_NAMES.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
 }
 
-const KEY_NAMES = KEY_COLUMNS.map(([c]) => c);
-const HOST_KEY_NAMES = HOST_KEY_COLUMNS.map(([c]) => c);
-/** The 15-minute deltas into the 15-minute table, the daily detail, the hourly and the daily roll-ups. */
-const FOLD_FINE = `WITH moved AS (DELETE FROM cdr_summaries_pending RETURNING *),
-g AS MATERIALIZED (SELECT ${[...KEY_NAMES, ...SUM_NAMES.map((c) => `sum(${c}) AS ${c}`)].join(', ')}
-  FROM moved GROUP BY ${KEY_NAMES.map((_, i) => i + 1).join(', ')}),
+/**
+ * The fold in one statement: the queued batches' CDRs read back by start time and id (one index
+ * probe each, in the day's partition), and the rerate's pending deltas, summed into the 15-minute table,
+ * the daily detail, the hourly and daily roll-ups and the host summaries; the queue and the deltas
+ * deleted.
+ */
+const FOLD = `WITH q AS (DELETE FROM cdr_summary_queue RETURNING cdr_ids, start_times),
+queued AS MATERIALIZED (SELECT c.* FROM q CROSS JOIN LATERAL unnest(q.cdr_ids, q.start_times) AS k(id, st)
+  CROSS JOIN LATERAL (SELECT * FROM cdrs WHERE start_time = k.st AND cdr_id = k.id) c),
+d AS (DELETE FROM cdr_summaries_pending RETURNING *),
+g AS MATERIALIZED (${summed(KEY_NAMES, 'd')}),
 fine AS (${foldInto('cdr_summaries', KEY_NAMES, 'bucket', 'g')}),
 detail AS (${foldInto('cdr_summaries_daily_detail', KEY_NAMES, stepOf(86_400), 'g')}),
 hourly AS (${foldInto('cdr_summaries_hourly', HOURLY_KEYS, stepOf(3_600), 'g')}),
-daily AS (${foldInto('cdr_summaries_daily', HOURLY_KEYS, stepOf(86_400), 'g')})
-SELECT count(*)::int AS n FROM moved`;
-const FOLD_HOSTS = `WITH moved AS (DELETE FROM cdr_host_summaries_pending RETURNING *),
-hosts AS (${foldInto('cdr_host_summaries', HOST_KEY_NAMES, 'bucket', 'moved')})
-SELECT count(*)::int AS n FROM moved`;
+daily AS (${foldInto('cdr_summaries_daily', HOURLY_KEYS, stepOf(86_400), 'g')}),
+hd AS (DELETE FROM cdr_host_summaries_pending RETURNING *),
+hosts AS (${foldInto('cdr_host_summaries', HOST_KEY_NAMES, 'bucket', `(${summed(HOST_KEY_NAMES, 'hd')}) h`)})
+SELECT (SELECT count(*) FROM q)::int AS batches, (SELECT count(*) FROM queued)::int AS cdrs,
+  ((SELECT count(*) FROM d) + (SELECT count(*) FROM hd))::int AS deltas`;
 /** pg_advisory_xact_lock key of the fold: one fold at a time across every server process. */
-const FOLD_LOCK = 7_362_038;
+export const FOLD_LOCK = 7_362_038;
+
+/** What one fold moved. */
+export interface Folded {
+  batches: number;
+  cdrs: number;
+  deltas: number;
+}
 
 /**
- * The fold (migration 0038): moves every pending summary delta committed so far into the summary
- * tables, in one transaction (the caller's, if `db` is one), one fold at a time across processes
- * (an advisory lock). A delta is deleted in the transaction that adds it to the tables, so each is
- * counted once whatever crashes or retries. Readers of the summaries call it first, so a report
- * counts every CDR committed before it was asked; the CDR module also folds in the background
- * (SummaryFolder). Returns the number of deltas moved.
+ * The fold (migration 0038): summarises every batch queued so far from its stored CDRs, and moves
+ * every pending rerate delta, into the summary tables, in one transaction (the caller's, if `db` is
+ * one), one fold at a time across processes (an advisory lock the rerate takes too). A queued batch
+ * and a delta are deleted in the transaction that adds them to the tables, so each is counted once
+ * whatever crashes or retries. Readers of the summaries call it first, so a report counts every CDR
+ * committed before it was asked; the CDR module also folds in the background (SummaryFolder).
  */
-export async function foldSummaries(db: Db): Promise<number> {
+export async function foldSummaries(db: Db): Promise<Folded> {
   const run = async (trx: Db) => {
     await sql`SELECT pg_advisory_xact_lock(${FOLD_LOCK})`.execute(trx);
-    const fine = await sql<{ n: number }>`${sql.raw(FOLD_FINE)}`.execute(trx);
-    const hosts = await sql<{ n: number }>`${sql.raw(FOLD_HOSTS)}`.execute(trx);
-    return (fine.rows[0]?.n ?? 0) + (hosts.rows[0]?.n ?? 0);
+    const r = await sql<Folded>`${sql.raw(FOLD)}`.execute(trx);
+    return r.rows[0] ?? { batches: 0, cdrs: 0, deltas: 0 };
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 /**
- * Folds the pending summaries in the background: soon after a batch commits (`soon`, at most one
- * fold at a time, the next one picking up whatever arrived meanwhile) and every `everyMs` (deltas a
- * rerate, another process or a crash left).
+ * For a rerate's chunk, in its transaction, after it rewrote its CDRs: takes the fold's lock (held
+ * to its commit) and answers which of `cdrIds` are still queued. Their batches are folded from the
+ * rows as rewritten, after this commit, so the rerate moves the summaries only for the others.
+ */
+export async function stillQueued(trx: Db, cdrIds: readonly (number | string)[]): Promise<Set<string>> {
+  await sql`SELECT pg_advisory_xact_lock(${FOLD_LOCK})`.execute(trx);
+  const r = await sql<{ id: string }>`
+    SELECT id::text FROM cdr_summary_queue, unnest(cdr_ids) AS id
+    WHERE cdr_ids && ${arrayLiteral(cdrIds as ArrayItem[])}::int8[]`.execute(trx);
+  return new Set(r.rows.map((x) => x.id));
+}
+
+/**
+ * Folds the queued summaries in the background: `delayMs` after a batch commits (`soon`; at most one
+ * fold at a time, the next one picking up whatever arrived meanwhile) and every max(1 s, 10 ×
+ * delayMs) for what a rerate, another process or a crash left. `delayMs` 0: never in the
+ * background (readers still fold before they read).
  */
 export class SummaryFolder {
   private timer: NodeJS.Timeout | null = null;
@@ -347,12 +440,12 @@ export class SummaryFolder {
     private readonly db: Db,
     private readonly onError: (err: unknown) => void,
     private readonly delayMs = 100,
-    private readonly everyMs = 1_000,
   ) {}
 
   start(): void {
+    if (this.delayMs === 0) return;
     this.stopped = false;
-    this.sweep ??= setInterval(() => this.soon(0), this.everyMs);
+    this.sweep ??= setInterval(() => this.soon(), Math.max(1_000, 10 * this.delayMs));
     this.sweep.unref();
   }
 
@@ -365,8 +458,8 @@ export class SummaryFolder {
   }
 
   /** A fold within `delayMs` (batches arriving meanwhile are folded together). */
-  soon(delayMs = this.delayMs): void {
-    if (this.stopped) return;
+  soon(): void {
+    if (this.stopped || this.delayMs === 0) return;
     if (this.running) {
       this.again = true;
       return;
@@ -386,7 +479,7 @@ export class SummaryFolder {
             this.soon();
           }
         });
-    }, delayMs);
+    }, this.delayMs);
     this.timer.unref();
   }
 }
@@ -433,24 +526,4 @@ export function ratedSummary(c: SummaryCall, r: CdrRating): SummaryCdr {
     source_ip: c.source_ip,
     egress_host: c.egress_host,
   };
-}
-
-/** A CDR as the ingest stores it (the contract's CDR and its rating), for addToSummaries. */
-export function summaryOf(c: CdrIn, r: CdrRating): SummaryCdr {
-  return ratedSummary(
-    {
-      start_time: c.start_time,
-      answer_time: c.answer_time,
-      ingress_trunk_id: c.ingress_trunk_id,
-      egress_trunk_id: c.egress_trunk_id,
-      release_cause: c.release_cause,
-      q850_cause: c.q850_cause ?? null,
-      release_side: c.release_side,
-      call_duration: c.duration,
-      pdd: c.pdd_ms,
-      source_ip: c.source_ip,
-      egress_host: c.egress_host ?? null,
-    },
-    r,
-  );
 }
