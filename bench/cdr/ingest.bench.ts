@@ -1,21 +1,33 @@
 /**
  * CDR ingest (issue 10): POST /api/switch/cdr over HTTP on loopback, batches of 1,000 CDRs (BENCH_BATCH), each
  * rated on both legs (the SDF deck as the customer's table and 10 vendor tables, setup.ts), stored
- * (cdr_keys, the day partition and its 4 indexes) and billed (ledger rows, balances) in one
- * transaction per batch. Same-run baseline: the same rows written by one plain multi-row INSERT
- * (unnest of column arrays, what the ingest itself uses) into an unindexed, unpartitioned table:
- * no rating, no keys, no ledger; and on PostgreSQL the same rows by COPY FROM STDIN (CSV), one COPY
- * per batch, into another such table (the fastest way rows go in). Also: how long after a batch commits the route API sees the new
- * balance, in the process that ingested it and (PostgreSQL) in a second server process on the same
- * database (BalancePoller). Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * (cdr_keys, the day partition and its 6 indexes, by COPY) and billed (ledger rows, balances) in one
+ * transaction per batch, its CDRs queued for the traffic summaries, which the server folds in the
+ * background meanwhile (migration 0038). The switch is a worker thread (its own event loop and
+ * core time, as a switch is another machine) posting bodies serialised before the clock starts.
+ * Same-run baselines: the same rows written by one plain multi-row INSERT (unnest of column arrays)
+ * into an unindexed, unpartitioned table, and on PostgreSQL by COPY FROM STDIN (CSV), one COPY per
+ * batch, into another such table (the fastest way rows go in): no rating, no keys, no ledger. Then
+ * how long until the summaries have folded every batch (sustained rate: CDRs over ingest + catch-up).
+ * Also: how long after a batch commits the route API sees the new balance, in the process that
+ * ingested it and (PostgreSQL) in a second server process on the same database (BalancePoller).
+ * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
  *
  *   npx tsx bench/cdr/ingest.bench.ts
  * Env: BENCH_CDRS (default 50000), BENCH_BATCH (1000: the issue's batch size), BENCH_SENDERS (1:
- * batches in flight at once, as from that many switch nodes).
+ * batches in flight at once, as from that many switch nodes), BENCH_TRAFFIC:
+ *   switch (default): as a switch sends them: each batch the calls that ended in the next 2 s, so a
+ *     run spans minutes; destinations by popularity (Zipf, s = 1, over the SDF codes in a fixed
+ *     shuffled order: a few hundred codes carry most calls, as in wholesale traffic); each code's
+ *     calls to its LCR vendor (80 %) or the next one; 4 customer hosts.
+ *   uniform: the worst case for the summaries: start times spread over a whole day, every SDF code
+ *     equally likely, vendors round robin, 200 hosts: nearly every CDR is a summary key of its own.
  * Targets (issue 10): at least 50,000 CDRs/s on PostgreSQL; a balance change visible to routing in
  * under 1 s.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
@@ -30,26 +42,40 @@ const TOTAL = Number(process.env.BENCH_CDRS ?? 50_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
 /** Batches in flight at once: one switch sends one after the other; several switch nodes send side by side. */
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 1);
+const TRAFFIC = (process.env.BENCH_TRAFFIC ?? 'switch') as 'switch' | 'uniform';
+if (TRAFFIC !== 'switch' && TRAFFIC !== 'uniform') throw new Error('BENCH_TRAFFIC: switch or uniform');
+/** A batch of the 'switch' traffic holds the calls that ended in this many ms. */
+const SWITCH_BATCH_MS = 2_000;
 
-/** Answered and failed attempts from the bench customer's network to the SDF codes over the vendors. */
+/** Answered and failed attempts from the bench customer's network to the SDF codes over the vendors (BENCH_TRAFFIC). */
 function cdrs(
   codes: readonly string[],
   ingress: number,
   vendors: readonly number[],
   n: number,
   seed: number,
+  traffic: 'switch' | 'uniform' = 'uniform',
 ) {
   const random = seeded(seed);
   const tag = randomBytes(4).toString('hex');
   const day = Date.UTC(2026, 10, 20);
+  const pick = traffic === 'switch' ? zipf(codes.length) : null;
+  // the switch's batch `seed` holds the calls that ended in its 2 s (batches numbered from 1)
+  const endsFrom = day + 10 * 3_600_000 + (seed - 1) * SWITCH_BATCH_MS;
   return Array.from({ length: n }, (_, i) => {
-    let dnis = codes[Math.floor(random() * codes.length)] ?? '1';
+    const c = pick ? pick(random()) : Math.floor(random() * codes.length);
+    let dnis = codes[c] ?? '1';
     while (dnis.length < 11) dnis += String(Math.floor(random() * 10));
-    const start = day + Math.floor(random() * 86_000_000);
     const answered = random() < 0.5;
     const duration = answered ? 1 + Math.floor(random() * 300) : 0;
+    const setup = answered ? 4000 : 6000;
+    const start = pick
+      ? endsFrom + Math.floor(random() * SWITCH_BATCH_MS) - duration * 1000 - setup
+      : day + Math.floor(random() * 86_000_000);
     const answer = answered ? start + 4000 : null;
     const end = (answer ?? start + 6000) + duration * 1000;
+    // switch: each code's LCR vendor, or the next one for a failover share; uniform: round robin
+    const vendor = pick ? (c + (random() < 0.8 ? 0 : 1)) % vendors.length : i % vendors.length;
     return {
       call_id: `bench-${tag}-${seed}-${i}`,
       attempt: 1,
@@ -59,8 +85,8 @@ function cdrs(
       end_time: new Date(end).toISOString(),
       duration,
       ingress_trunk_id: ingress,
-      egress_trunk_id: vendors[i % vendors.length]!,
-      source_ip: `198.51.100.${1 + (i % 200)}`,
+      egress_trunk_id: vendors[vendor]!,
+      source_ip: `198.51.100.${1 + (i % (pick ? 4 : 200))}`,
       ani: `1555${String(1000000 + (i % 999999)).slice(1)}`,
       dnis,
       egress_dnis: dnis,
@@ -70,6 +96,72 @@ function cdrs(
       pdd_ms: 1500 + Math.floor(random() * 3000),
       codec: 'PCMA',
     };
+  });
+}
+
+/** An index in [0, n) by popularity: rank k (k = 1..n) with weight 1/k (Zipf, s = 1); u uniform in [0, 1). */
+function zipf(n: number): (u: number) => number {
+  const cdf = new Float64Array(n);
+  let sum = 0;
+  for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1);
+  // ranks in a fixed shuffled order of the codes, so the popular ones are not all one country
+  const order = Array.from({ length: n }, (_, i) => i);
+  const shuffle = seeded(4242);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(shuffle() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return (u) => {
+    const x = u * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return order[lo]!;
+  };
+}
+
+/**
+ * The switch: a worker thread (its own event loop) posting the serialised batches, `senders` at a
+ * time, each sender one after the other; answers each batch's time and answer.
+ */
+const SWITCH = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, key, bodies, senders } = workerData;
+(async () => {
+  const times = new Array(bodies.length);
+  const answers = new Array(bodies.length);
+  let next = 0;
+  const t0 = performance.now();
+  const sender = async () => {
+    for (let b = next++; b < bodies.length; b = next++) {
+      const tb = performance.now();
+      const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-switch-key': key }, body: bodies[b] });
+      answers[b] = await r.json();
+      times[b] = Math.round(performance.now() - tb);
+    }
+  };
+  await Promise.all(Array.from({ length: senders }, sender));
+  parentPort.postMessage({ ms: performance.now() - t0, times, answers });
+})().catch((e) => parentPort.postMessage({ error: String(e) }));
+`;
+
+function send(url: string, key: string, bodies: string[], senders: number) {
+  return new Promise<{
+    ms: number;
+    times: number[];
+    answers: { success: boolean; payload: Record<string, unknown> }[];
+  }>((resolve, reject) => {
+    const w = new Worker(SWITCH, { eval: true, workerData: { url, key, bodies, senders } });
+    w.once('message', (m: { error?: string; ms: number; times: number[]; answers: never[] }) => {
+      void w.terminate();
+      if (m.error) reject(new Error(m.error));
+      else resolve(m);
+    });
+    w.once('error', reject);
   });
 }
 
@@ -104,27 +196,36 @@ async function run(label: string, databaseUrl: string | null) {
     );
     if (!warm.success) throw new Error(JSON.stringify(warm));
 
-    // ingest over HTTP, batch after batch
+    // ingest over HTTP from the switch's thread, bodies serialised before the clock starts
     const batches = Array.from({ length: Math.ceil(TOTAL / BATCH) }, (_, b) =>
-      cdrs(codes, ingress.trunk_id, vendors, Math.min(BATCH, TOTAL - b * BATCH), b + 1),
+      cdrs(codes, ingress.trunk_id, vendors, Math.min(BATCH, TOTAL - b * BATCH), b + 1, TRAFFIC),
     );
-    const perBatch: number[] = [];
+    const bodies = batches.map((list, b) => JSON.stringify({ batch_id: `bench-${b}`, cdrs: list }));
+    const pg0 = postgresCpuMs();
+    const cpu0 = process.cpuUsage();
+    const sent = await send(`${base}/switch/cdr`, key, bodies, SENDERS);
+    const cpu = process.cpuUsage(cpu0);
+    const pgCpu = url ? postgresCpuMs() - pg0 : null;
+    const ingestMs = sent.ms;
+    const perBatch = sent.times;
     let unpriced = 0;
-    const t0 = performance.now();
-    // SENDERS switches (or switch nodes) each send their share of the batches one after the other
-    let next = 0;
-    const sender = async () => {
-      for (let b = next++; b < batches.length; b = next++) {
-        const list = batches[b]!;
-        const tb = performance.now();
-        const r = await post(`${base}/switch/cdr`, { batch_id: `bench-${b}`, cdrs: list }, headers);
-        if (!r.success || r.payload.stored !== list.length) throw new Error(JSON.stringify(r).slice(0, 500));
-        unpriced += Number(r.payload.unpriced);
-        perBatch.push(Math.round(performance.now() - tb));
-      }
-    };
-    await Promise.all(Array.from({ length: SENDERS }, sender));
-    const ingestMs = performance.now() - t0;
+    sent.answers.forEach((r, b) => {
+      if (!r.success || r.payload.stored !== batches[b]!.length)
+        throw new Error(JSON.stringify(r).slice(0, 500));
+      unpriced += Number(r.payload.unpriced);
+    });
+    // the summaries: folded in the background meanwhile; how long after the last batch until all are
+    const tq = performance.now();
+    for (;;) {
+      const q = await sql<{ n: string }>`SELECT count(*)::text AS n FROM cdr_summary_queue`.execute(db);
+      if (q.rows[0]!.n === '0') break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const catchUpMs = performance.now() - tq;
+    const summaryRows = await sql<{ fine: string; detail: string; hosts: string }>`
+      SELECT (SELECT count(*) FROM cdr_summaries)::text AS fine,
+        (SELECT count(*) FROM cdr_summaries_daily_detail)::text AS detail,
+        (SELECT count(*) FROM cdr_host_summaries)::text AS hosts`.execute(db);
 
     // baseline: the same rows, one plain INSERT per batch into an unindexed table
     await sql`CREATE TABLE bench_cdr_raw (LIKE cdrs)`.execute(db);
@@ -256,10 +357,25 @@ async function run(label: string, databaseUrl: string | null) {
       cdrs: total,
       batch: BATCH,
       senders: SENDERS,
+      traffic: TRAFFIC,
       unpriced,
       ingest_ms: Math.round(ingestMs),
       batch_ms: perBatch,
       cdrs_per_s: rate,
+      // CPU time during the ingest: this process (server, and the switch's thread: little) and the
+      // PostgreSQL server's processes (Linux /proc; the database is on this machine)
+      cpu_ms: {
+        process: Math.round((cpu.user + cpu.system) / 1000),
+        postgresql: pgCpu,
+        per_cdr_us: Math.round(((cpu.user + cpu.system) / 1000 + (pgCpu ?? 0)) / (total / 1000)),
+      },
+      summaries_caught_up_ms: Math.round(catchUpMs),
+      sustained_cdrs_per_s: Math.round(total / ((ingestMs + catchUpMs) / 1000)),
+      summary_rows: {
+        fine: Number(summaryRows.rows[0]!.fine),
+        daily_detail: Number(summaryRows.rows[0]!.detail),
+        hosts: Number(summaryRows.rows[0]!.hosts),
+      },
       baseline_plain_insert_ms: Math.round(baselineMs),
       baseline_cdrs_per_s: baseRate,
       ratio_to_baseline: Math.round((rate / baseRate) * 1000) / 1000,
@@ -280,6 +396,7 @@ async function run(label: string, databaseUrl: string | null) {
       },
       meets_target: {
         ingest_50k_per_s: rate >= 50_000,
+        sustained_50k_per_s: total / ((ingestMs + catchUpMs) / 1000) >= 50_000,
         visible_under_1s: sameProcess < 1000 && (otherProcess === null || otherProcess < 1000),
       },
     };
@@ -288,6 +405,21 @@ async function run(label: string, databaseUrl: string | null) {
     await built.close();
     await dropDb();
   }
+}
+
+/** CPU time (user + system, ms) of every process named postgres on this machine (Linux /proc). */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime (clock ticks of 10 ms)
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks * 10;
 }
 
 /** A driver value as the text PostgreSQL reads back (null stays null). */
