@@ -12,7 +12,8 @@
  *    is asked of the raw CDRs in SQL. Both answers' attempts are checked equal.
  * 2. Ingest. Batches of 1,000 CDRs (SDF numbers, rated by the engine) through POST
  *    /api/switch/cdr, alternating batch by batch between summaries kept and not kept
- *    (CdrIngest.keepSummaries), so both modes see the same machine load: CDRs/s of each.
+ *    (CdrIngest.keepSummaries: kept, the batch queues its CDRs and the server's background fold sums
+ *    them meanwhile, decision 109), so both modes see the same machine load: CDRs/s of each.
  *
  * 3. Dashboard. GET /api/stats/dashboard (the page's one data call: totals, calls over time, top
  *    customers, vendors and destinations): the first call after the summaries are written, then
