@@ -337,7 +337,7 @@ export async function importCdrsCommand(s: Services, args: ImportCdrsArgs, out: 
     );
     return t;
   } finally {
-    standalone.close();
+    await standalone.close();
   }
 }
 

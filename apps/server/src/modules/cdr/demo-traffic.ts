@@ -140,7 +140,7 @@ export async function seedDemoTraffic(
     const t = await ingest.ingestMany(gen, 'demo', (_r, tot) => opts.onBatch?.(tot.batches, planned));
     return { ...t, planned, anchor };
   } finally {
-    own?.close();
+    await own?.close();
   }
 }
 

@@ -60,7 +60,8 @@ const m6 = (v: Micros) => formatMoney(v, 6);
  * CDR ingest (issue 10, DESIGN 6): a batch of CDRs from the switch, a file or the demo, rated on
  * both legs by the routing engine's snapshot at the rates in force at each call's start, stored with
  * what was used, and billed: one ledger row per carrier and side, the balances moved, in one
- * transaction with the CDRs and the batch row. A batch id already stored changes nothing and
+ * transaction with the CDRs, the batch row and the batch's entry in the summaries' queue
+ * (decision 109). A batch id already stored changes nothing and
  * answers `duplicate`; a CDR whose (call_id, attempt) is stored is skipped and counted. After the
  * commit the new balances reach the routing engine's live state and the holds of finished calls end.
  */
@@ -363,8 +364,9 @@ const CDR_COLUMNS = ['cdr_id', 'batch_id', ...COLUMNS.map(([c]) => c), ...RATED_
 
 /**
  * The batch's new CDRs by one COPY (copy.ts): a line per CDR, built slice by slice (a batch of
- * 10,000 never holds the route API, issue 16). COPY is PostgreSQL's fastest way in: about twice
- * the rows per second of the `INSERT ... SELECT FROM unnest(arrays)` it replaced (docs/performance.md).
+ * 10,000 never holds the route API, issue 16). COPY is PostgreSQL's fastest way in: 2.5 times the
+ * rows per second of the `INSERT ... SELECT FROM unnest(arrays)` it replaced, in the ingest
+ * benchmark's same-run baselines (docs/performance.md, decision 110).
  */
 async function insertCdrs(
   trx: Db,

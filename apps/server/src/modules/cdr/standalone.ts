@@ -1,16 +1,18 @@
 import type { Services } from '../../services';
 import { LiveState } from '../routing/live-state';
 import { SnapshotService } from '../routing/snapshot-service';
+import { foldSummaries, SummaryFolder } from '../stats/summaries';
 import { CdrIngest } from './ingest';
 
 /**
  * A CDR ingest outside the server (the operator CLI's import-cdrs and seed-demo): its own routing
- * engine snapshot, built from the database now, rates CDRs exactly as the server's does. Close it
- * when done (stops the engine's configuration watch).
+ * engine snapshot, built from the database now, rates CDRs exactly as the server's does, and its own
+ * summary fold (as the server's CDR module: soon after each batch). Close it when done: stops the
+ * engine's configuration watch and folds what is still queued, so the summaries are complete.
  */
 export async function openStandaloneIngest(
   s: Services,
-): Promise<{ ingest: CdrIngest; engine: SnapshotService; close(): void }> {
+): Promise<{ ingest: CdrIngest; engine: SnapshotService; close(): Promise<void> }> {
   const engine = new SnapshotService(s, 0);
   const live = new LiveState();
   engine.start();
@@ -20,5 +22,21 @@ export async function openStandaloneIngest(
     const why = engine.status().last_error ?? 'unknown error';
     throw new Error(`The routing engine's snapshot could not be built: ${why}`);
   }
-  return { ingest: new CdrIngest(s, engine, live), engine, close: () => engine.stop() };
+  const ingest = new CdrIngest(s, engine, live);
+  const folder = new SummaryFolder(
+    s.db,
+    (err) => s.log.warn({ err }, 'summary fold failed'),
+    s.config.summaryFoldMs,
+  );
+  ingest.onCommitted(() => folder.soon());
+  folder.start();
+  return {
+    ingest,
+    engine,
+    close: async () => {
+      engine.stop();
+      await folder.stop();
+      await foldSummaries(s.db);
+    },
+  };
 }

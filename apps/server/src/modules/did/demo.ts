@@ -219,7 +219,7 @@ async function seedDidCalls(s: Services, given?: CdrIngest): Promise<number> {
     const t = await ingest.ingestMany(batches, 'demo');
     return t.stored;
   } finally {
-    own?.close();
+    await own?.close();
   }
 }
 

@@ -340,6 +340,15 @@ const CDR_FIGURES: Record<(typeof SUM_NAMES)[number], string> = {
   pdd_calls: '(c.pdd > 0)::int',
 };
 
+/** The columns of a queued CDR the fold reads (those CDR_KEY and CDR_FIGURES use). */
+const CDR_READ = [
+  ...new Set(
+    [...Object.values(CDR_KEY), ...Object.values(CDR_FIGURES)].flatMap((e) =>
+      [...e.matchAll(/\bc\.([a-z_][a-z_0-9]*)/g)].map((m) => m[1]!),
+    ),
+  ),
+].join(', ');
+
 /** The queued CDRs (alias c) and the pending deltas, summed per `keys`. */
 function summed(keys: readonly string[], deltas: string): string {
   const n = keys.map((_, i) => i + 1).join(', ');
@@ -372,7 +381,7 @@ function foldInto(table: string, keys: readonly string[], bucket: string, source
  */
 const FOLD = `WITH q AS (DELETE FROM cdr_summary_queue RETURNING cdr_ids, start_times),
 queued AS MATERIALIZED (SELECT c.* FROM q CROSS JOIN LATERAL unnest(q.cdr_ids, q.start_times) AS k(id, st)
-  CROSS JOIN LATERAL (SELECT * FROM cdrs WHERE start_time = k.st AND cdr_id = k.id) c),
+  CROSS JOIN LATERAL (SELECT ${CDR_READ} FROM cdrs WHERE start_time = k.st AND cdr_id = k.id) c),
 d AS (DELETE FROM cdr_summaries_pending RETURNING *),
 g AS MATERIALIZED (${summed(KEY_NAMES, 'd')}),
 fine AS (${foldInto('cdr_summaries', KEY_NAMES, 'bucket', 'g')}),
