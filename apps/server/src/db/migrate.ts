@@ -33,7 +33,7 @@ import * as m0034 from './migrations/0034_did_port_requests';
 import * as m0035 from './migrations/0035_cdr_summaries_daily_detail';
 import * as m0036 from './migrations/0036_db_cleansing';
 import * as m0037 from './migrations/0037_csv_cell';
-import * as m0038 from './migrations/0038_cdr_summaries_pending';
+import * as m0038 from './migrations/0038_cdr_summary_queue';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -70,7 +70,7 @@ const migrations: Record<string, Migration> = {
   '0035_cdr_summaries_daily_detail': m0035,
   '0036_db_cleansing': m0036,
   '0037_csv_cell': m0037,
-  '0038_cdr_summaries_pending': m0038,
+  '0038_cdr_summary_queue': m0038,
 };
 
 /** Every migration, in the order they apply. */

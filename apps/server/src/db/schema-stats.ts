@@ -94,10 +94,7 @@ export interface StatsTables {
   report_schedules: ReportSchedulesTable;
   cdr_host_summaries: CdrSummariesHourlyTable & { source_ip: string; egress_host: string };
   /** 0038: batches whose CDRs the fold (foldSummaries) has still to summarise. */
-  cdr_summary_queue: { batch_id: string; cdr_ids: string[]; start_times: Date[] };
-  /** 0038: a rerate's signed deltas waiting for the fold, no key. */
-  cdr_summaries_pending: CdrSummariesTable;
-  cdr_host_summaries_pending: CdrSummariesHourlyTable & { source_ip: string; egress_host: string };
+  cdr_summary_queue: { batch_id: string; cdr_ids: string[]; start_times: Date[]; cdr_count: number };
   scheduled_report_log: ScheduledReportLogTable;
   user_carriers: UserCarriersTable;
   trunk_channel_peaks: TrunkChannelPeaksTable;

@@ -53,6 +53,8 @@ const m6 = (v: Micros) => formatMoney(v, 6);
 /** A stored CDR as the rerate reads it: what to rate it from and what it was rated as. */
 interface StoredCdr {
   cdr_id: string;
+  /** The batch that stored it (the summaries' queue is by batch). */
+  batch_id: string;
   call_id: string;
   start_key: string;
   start_ms: number;
@@ -97,7 +99,7 @@ interface StoredCdr {
   egress_host: string | null;
 }
 
-const SELECT = sql.raw(`cdr_id::text AS cdr_id, call_id, start_time::text AS start_key,
+const SELECT = sql.raw(`cdr_id::text AS cdr_id, batch_id, call_id, start_time::text AS start_key,
   (extract(epoch FROM start_time) * 1000)::float8 AS start_ms, ingress_trunk_id, egress_trunk_id, ani, dnis,
   lrn, call_duration, ingress_client_id, egress_client_id, routing_dnis, ingress_rate_table_id, ingress_code,
   ingress_code_name, orig_country, ingress_rate::text AS ingress_rate, ingress_setup_fee::text AS ingress_setup_fee,
@@ -519,7 +521,7 @@ async function apply(
             await moves(
               await stillQueued(
                 trx,
-                list.map(([c]) => c.cdr_id),
+                list.map(([c]) => c.batch_id),
               ),
             )
           )?.execute(trx);
@@ -634,8 +636,8 @@ function storedSummary(c: StoredCdr): SummaryCdr {
  * Writes the new rated fields of the changed CDRs of a chunk (one UPDATE ... FROM unnest) and builds
  * the statement that moves the traffic summaries with them, for the same transaction: each CDR's
  * figures as stored out (-1), as rerated in (+1); a CDR whose key did not change nets to its money's
- * difference. The caller asks for it (apply: after the chunk before committed) with the CDRs whose
- * batch the fold has still to summarise (stillQueued): those are left out, as the fold reads them as
+ * difference. The caller asks for it (apply: after the chunk before committed) with the batches the
+ * fold has still to summarise (stillQueued): their CDRs are left out, as the fold reads them as
  * rewritten. The usual case, none, is built here ahead.
  */
 async function rewriteCdrs(
@@ -651,7 +653,7 @@ async function rewriteCdrs(
     ]);
   const all = await moves(() => true);
   await updateCdrs(trx, list);
-  return async (queued) => (queued.size === 0 ? all : moves((i) => !queued.has(String(list[i]![0].cdr_id))));
+  return async (queued) => (queued.size === 0 ? all : moves((i) => !queued.has(list[i]![0].batch_id)));
 }
 
 async function updateCdrs(trx: Db, list: readonly (readonly [StoredCdr, CdrRating])[]): Promise<void> {

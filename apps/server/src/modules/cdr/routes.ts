@@ -15,7 +15,7 @@ import { SummaryFolder } from '../stats/summaries';
  */
 export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): CdrIngest {
   const ingest = new CdrIngest(s, path.engine, path.live);
-  // The traffic summaries follow each batch through their pending deltas (migration 0038).
+  // The traffic summaries follow each batch through their queue and the fold (migration 0038).
   const folder = new SummaryFolder(
     s.db,
     (err) => s.log.warn({ err }, 'summary fold failed'),

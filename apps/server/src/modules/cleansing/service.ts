@@ -87,8 +87,8 @@ export async function cleansingState(
   const today = dayOf(nowMs);
 
   const held = await partitions.list({ withSize: true });
-  // The daily summaries count every CDR of a day exactly (the ingest and rerate add their deltas in
-  // the batch's transaction; the fold first): no count over a partition of millions of rows.
+  // The daily summaries count every CDR of a day exactly (once the queued batches are folded):
+  // no count over a partition of millions of rows.
   await foldSummaries(s.db);
   const counts = new Map<number, number>();
   if (held.length > 0) {

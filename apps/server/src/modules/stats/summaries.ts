@@ -221,9 +221,49 @@ const HOURLY_KEYS = [
   'term_country',
 ] as const;
 
-/** `INSERT INTO table (...) SELECT FROM unnest(arrays)`: a batch's groups appended to a pending table. */
-async function append(
-  table: 'cdr_summaries_pending' | 'cdr_host_summaries_pending',
+/**
+ * The 15-minute groups rolled up per `stepMs` (hour, day), in key order: by (customer, vendor,
+ * trunks, country) for the hourly and daily roll-ups, or, with `detail`, by the 15-minute groups'
+ * whole key (code, cause, side and non-zero too) for the daily detail table.
+ */
+async function rollUp(groups: readonly Group[], stepMs: number, detail = false): Promise<Group[]> {
+  const out = new Map<string, Group>();
+  for (const g of groups) {
+    if (sliceUsed()) await yieldToLoop();
+    const bucket = Math.floor(g.bucket / stepMs) * stepMs;
+    const parts: (string | number)[] = [
+      String(bucket).padStart(15, '0'),
+      g.ingress_client_id,
+      g.egress_client_id,
+      g.ingress_trunk_id,
+      g.egress_trunk_id,
+    ];
+    if (detail)
+      parts.push(g.egress_code, g.term_country, g.release_cause, g.release_side, g.non_zero ? 1 : 0);
+    else parts.push(g.term_country);
+    const key = parts.join('\u0000');
+    const h = out.get(key);
+    if (h === undefined) {
+      out.set(
+        key,
+        detail
+          ? { ...g, key, bucket }
+          : { ...g, key, bucket, egress_code: '', release_cause: 0, release_side: '', non_zero: false },
+      );
+      continue;
+    }
+    for (const [c] of SUM_COLUMNS) {
+      if (c === 'revenue' || c === 'cost')
+        h[c] += g[c]; // bigint micros
+      else h[c] += g[c]; // counts and seconds
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** `INSERT INTO table (...) SELECT FROM unnest(arrays) ON CONFLICT (keys) DO UPDATE SET x = x + excluded.x`. */
+async function upsert(
+  table: string,
   keys: readonly ((typeof KEY_COLUMNS)[number] | (typeof HOST_KEY_COLUMNS)[number])[],
   groups: readonly Group[],
 ) {
@@ -241,13 +281,16 @@ async function append(
   // Text literals built column by column between yields (issue 16).
   const text = await arrayLiterals(values);
   const arrays = columns.map(([c, t]) => sql`${text[c]}::${sql.raw(t)}[]`);
-  return sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map(([c]) => sql.ref(c)))})
-    SELECT * FROM unnest(${sql.join(arrays)})`;
+  const all = columns.map(([c]) => sql.ref(c));
+  return sql`INSERT INTO ${sql.table(table)} (${sql.join(all)})
+    SELECT * FROM unnest(${sql.join(arrays)})
+    ON CONFLICT (${sql.join(keys.map(([c]) => sql.ref(c)))}) DO UPDATE SET
+    ${sql.join(SUM_COLUMNS.map(([c]) => sql`${sql.ref(c)} = ${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`))}`;
 }
 
 /**
- * Adds CDR rows to the traffic summaries (sign 1) or takes them out (sign -1) as deltas, inside the
- * caller's transaction. See changeSummaries.
+ * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
+ * transaction: the CDR ingest calls it with the CDRs it stores. See changeSummaries.
  */
 export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
   await changeSummaries(trx, [[rows, sign]]);
@@ -256,28 +299,35 @@ export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign:
 /**
  * Moves the traffic summaries by signed sets of CDR rows, inside the caller's transaction: a rerate
  * passes the old rows with -1 and the rewritten ones with +1, in the transaction that rewrites them,
- * and a CDR whose key did not change nets to its money's difference in one row. The rows are summed
- * here per 15-minute key and per host key, and appended to the pending tables (migration 0038) in
- * one statement: no key, no index, no conflict, so concurrent batches never wait for each other's
- * summary rows. `foldSummaries` moves them into the summary tables.
+ * and a CDR whose key did not change nets to its money's difference in one row. One statement per
+ * call: the rows are summed per summary key here, then the tables (15-minute, hourly, daily, daily
+ * detail, hosts) are upserted with `INSERT ... ON CONFLICT DO UPDATE SET x = x + excluded.x`, keys
+ * in order.
  */
 export async function changeSummaries(trx: Db, parts: readonly SignedRows[]): Promise<void> {
   await (await summariesStatement(parts))?.execute(trx);
 }
 
 /**
- * The statement changeSummaries runs (null: no rows), built without the database: the sums and
- * arrays are the server's work, so a caller can make it ahead and run it in the transaction that
- * writes the CDRs (the rerate's pipeline).
+ * The statement changeSummaries runs (null: no rows), built without the database: the sums, roll-ups
+ * and arrays are the server's work, so a caller can make it while an earlier transaction still holds
+ * the summary rows (the rerate's pipeline) and run it when that one has committed.
  */
 export async function summariesStatement(parts: readonly SignedRows[]): Promise<RawBuilder<unknown> | null> {
   if (parts.every(([rows]) => rows.length === 0)) return null;
   // Each step yields to the event loop (a batch of 10,000 CDRs is tens of milliseconds of sums).
   const groups = await aggregate(parts);
+  const hourKeys = KEY_COLUMNS.filter(([c]) => (HOURLY_KEYS as readonly string[]).includes(c));
+  const hours = await rollUp(groups, 3_600_000);
   const hosts = await aggregate(parts, true);
-  const fine = await append('cdr_summaries_pending', KEY_COLUMNS, groups);
-  const host = await append('cdr_host_summaries_pending', HOST_KEY_COLUMNS, hosts);
-  return sql`WITH fine AS (${fine}) ${host}`;
+  const days = await rollUp(hours, 86_400_000);
+  const detailDays = await rollUp(groups, 86_400_000, true);
+  const fine = await upsert('cdr_summaries', KEY_COLUMNS, groups);
+  const hourly = await upsert('cdr_summaries_hourly', hourKeys, hours);
+  const host = await upsert('cdr_host_summaries', HOST_KEY_COLUMNS, hosts);
+  const detail = await upsert('cdr_summaries_daily_detail', KEY_COLUMNS, detailDays);
+  const daily = await upsert('cdr_summaries_daily', hourKeys, days);
+  return sql`WITH fine AS (${fine}), hourly AS (${hourly}), hosts AS (${host}), detail AS (${detail}) ${daily}`;
 }
 
 /**
@@ -291,12 +341,17 @@ export async function queueForSummaries(
   cdrIds: readonly number[],
   startTimes: readonly string[],
 ): Promise<void> {
-  await sql`INSERT INTO cdr_summary_queue (batch_id, cdr_ids, start_times)
-    VALUES (${batchId}, ${arrayLiteral(cdrIds)}::int8[], ${arrayLiteral(startTimes)}::timestamptz[])`.execute(
-    trx,
-  );
+  await sql`INSERT INTO cdr_summary_queue (batch_id, cdr_ids, start_times, cdr_count)
+    VALUES (${batchId}, ${arrayLiteral(cdrIds)}::int8[], ${arrayLiteral(startTimes)}::timestamptz[],
+      ${cdrIds.length})`.execute(trx);
 }
 
+/**
+ * CDRs one fold takes at most (whole batches, at least one): a fold holds its lock, which a
+ * rerate's chunk waits for, about half a second at this size; a reader folds again until the queue
+ * is empty.
+ */
+const FOLD_MAX_CDRS = 20_000;
 const SUM_NAMES = SUM_COLUMNS.map(([c]) => c);
 const KEY_NAMES = KEY_COLUMNS.map(([c]) => c);
 const HOST_KEY_NAMES = HOST_KEY_COLUMNS.map(([c]) => c);
@@ -349,14 +404,11 @@ const CDR_READ = [
   ),
 ].join(', ');
 
-/** The queued CDRs (alias c) and the pending deltas, summed per `keys`. */
-function summed(keys: readonly string[], deltas: string): string {
+/** The queued CDRs (alias c) summed per `keys`. */
+function summed(keys: readonly string[]): string {
   const n = keys.map((_, i) => i + 1).join(', ');
-  return `SELECT ${[...keys, ...SUM_NAMES.map((c) => `sum(${c}) AS ${c}`)].join(', ')} FROM (
-    SELECT ${[...keys.map((k) => `${CDR_KEY[k]} AS ${k}`), ...SUM_NAMES.map((f) => `${CDR_FIGURES[f]} AS ${f}`)].join(', ')}
-    FROM queued c
-    UNION ALL SELECT ${[...keys, ...SUM_NAMES].join(', ')} FROM ${deltas}
-  ) x GROUP BY ${n}`;
+  return `SELECT ${[...keys.map((k) => `${CDR_KEY[k]} AS ${k}`), ...SUM_NAMES.map((f) => `sum(${CDR_FIGURES[f]}) AS ${f}`)].join(', ')}
+    FROM queued c GROUP BY ${n}`;
 }
 
 /**
@@ -374,24 +426,25 @@ function foldInto(table: string, keys: readonly string[], bucket: string, source
 }
 
 /**
- * The fold in one statement: the queued batches' CDRs read back by start time and id (one index
- * probe each, in the day's partition), and the rerate's pending deltas, summed into the 15-minute table,
- * the daily detail, the hourly and daily roll-ups and the host summaries; the queue and the deltas
- * deleted.
+ * The fold in one statement: the queued batches (as many as FOLD_MAX_CDRS CDRs take, at least one)
+ * with their CDRs read back by start time and id (one index probe each, in the day's partition),
+ * summed into the 15-minute table, the daily detail, the hourly and daily roll-ups and the host
+ * summaries; the batches deleted from the queue.
  */
-const FOLD = `WITH q AS (DELETE FROM cdr_summary_queue RETURNING cdr_ids, start_times),
+const FOLD = `WITH pick AS (SELECT batch_id FROM (
+    SELECT batch_id, sum(cdr_count) OVER (ORDER BY batch_id) - cdr_count AS before FROM cdr_summary_queue) x
+  WHERE before < ${FOLD_MAX_CDRS}),
+q AS (DELETE FROM cdr_summary_queue WHERE batch_id IN (SELECT batch_id FROM pick) RETURNING cdr_ids, start_times, cdr_count),
 queued AS MATERIALIZED (SELECT c.* FROM q CROSS JOIN LATERAL unnest(q.cdr_ids, q.start_times) AS k(id, st)
   CROSS JOIN LATERAL (SELECT ${CDR_READ} FROM cdrs WHERE start_time = k.st AND cdr_id = k.id) c),
-d AS (DELETE FROM cdr_summaries_pending RETURNING *),
-g AS MATERIALIZED (${summed(KEY_NAMES, 'd')}),
+g AS MATERIALIZED (${summed(KEY_NAMES)}),
 fine AS (${foldInto('cdr_summaries', KEY_NAMES, 'bucket', 'g')}),
 detail AS (${foldInto('cdr_summaries_daily_detail', KEY_NAMES, stepOf(86_400), 'g')}),
 hourly AS (${foldInto('cdr_summaries_hourly', HOURLY_KEYS, stepOf(3_600), 'g')}),
 daily AS (${foldInto('cdr_summaries_daily', HOURLY_KEYS, stepOf(86_400), 'g')}),
-hd AS (DELETE FROM cdr_host_summaries_pending RETURNING *),
-hosts AS (${foldInto('cdr_host_summaries', HOST_KEY_NAMES, 'bucket', `(${summed(HOST_KEY_NAMES, 'hd')}) h`)})
+hosts AS (${foldInto('cdr_host_summaries', HOST_KEY_NAMES, 'bucket', `(${summed(HOST_KEY_NAMES)}) h`)})
 SELECT (SELECT count(*) FROM q)::int AS batches, (SELECT count(*) FROM queued)::int AS cdrs,
-  ((SELECT count(*) FROM d) + (SELECT count(*) FROM hd))::int AS deltas`;
+  (SELECT coalesce(sum(cdr_count), 0) FROM q)::int AS picked`;
 /** pg_advisory_xact_lock key of the fold: one fold at a time across every server process. */
 export const FOLD_LOCK = 7_362_038;
 
@@ -399,37 +452,46 @@ export const FOLD_LOCK = 7_362_038;
 export interface Folded {
   batches: number;
   cdrs: number;
-  deltas: number;
 }
 
 /**
- * The fold (migration 0038): summarises every batch queued so far from its stored CDRs, and moves
- * every pending rerate delta, into the summary tables, in one transaction (the caller's, if `db` is
+ * The fold (migration 0038): summarises every batch queued so far from its stored CDRs into the
+ * summary tables, in transactions of at most FOLD_MAX_CDRS CDRs (or all in the caller's, if `db` is
  * one), one fold at a time across processes (an advisory lock the rerate takes too). A queued batch
- * and a delta are deleted in the transaction that adds them to the tables, so each is counted once
- * whatever crashes or retries. Readers of the summaries call it first, so a report counts every CDR
+ * is deleted in the transaction that adds it to the tables, so it counts once whatever crashes or
+ * retries. Readers of the summaries call it first, so a report counts every CDR
  * committed before it was asked; the CDR module also folds in the background (SummaryFolder).
  */
 export async function foldSummaries(db: Db): Promise<Folded> {
   const run = async (trx: Db) => {
     await sql`SELECT pg_advisory_xact_lock(${FOLD_LOCK})`.execute(trx);
-    const r = await sql<Folded>`${sql.raw(FOLD)}`.execute(trx);
-    return r.rows[0] ?? { batches: 0, cdrs: 0, deltas: 0 };
+    const r = await sql<Folded & { picked: number }>`${sql.raw(FOLD)}`.execute(trx);
+    return r.rows[0] ?? { batches: 0, cdrs: 0, picked: 0 };
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  const all: Folded = { batches: 0, cdrs: 0 };
+  // Folds of at most FOLD_MAX_CDRS, each its own transaction (or all in the caller's), until one
+  // finds the queue shorter than that: everything queued before the call is then folded.
+  for (;;) {
+    const f = db.isTransaction ? await run(db) : await db.transaction().execute(run);
+    all.batches += f.batches;
+    all.cdrs += f.cdrs;
+    if (f.picked < FOLD_MAX_CDRS) return all;
+  }
 }
 
 /**
  * For a rerate's chunk, in its transaction, after it rewrote its CDRs: takes the fold's lock (held
- * to its commit) and answers which of `cdrIds` are still queued. Their batches are folded from the
- * rows as rewritten, after this commit, so the rerate moves the summaries only for the others.
+ * to its commit) and answers which of the chunk's batches are still queued. Their CDRs are folded
+ * from the rows as rewritten, after this commit, so the rerate moves the summaries only for the
+ * others.
  */
-export async function stillQueued(trx: Db, cdrIds: readonly (number | string)[]): Promise<Set<string>> {
+export async function stillQueued(trx: Db, batchIds: readonly string[]): Promise<Set<string>> {
   await sql`SELECT pg_advisory_xact_lock(${FOLD_LOCK})`.execute(trx);
-  const r = await sql<{ id: string }>`
-    SELECT id::text FROM cdr_summary_queue, unnest(cdr_ids) AS id
-    WHERE cdr_ids && ${arrayLiteral(cdrIds as ArrayItem[])}::int8[]`.execute(trx);
-  return new Set(r.rows.map((x) => x.id));
+  const r = await sql<{ batch_id: string }>`
+    SELECT batch_id FROM cdr_summary_queue WHERE batch_id = ANY(${arrayLiteral([...new Set(batchIds)])}::text[])`.execute(
+    trx,
+  );
+  return new Set(r.rows.map((x) => x.batch_id));
 }
 
 /**
