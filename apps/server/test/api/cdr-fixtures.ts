@@ -1,7 +1,7 @@
 import type { api } from '@tandem/contract';
 import type { z } from 'zod';
-import type { Harness } from './harness';
-import type { Fixture } from './routing-fixtures';
+import { startHarness, type Harness } from './harness';
+import { lcrOverVendors, rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
 
 export type CdrBatchResult = z.output<typeof api.cdr.cdrBatchResult>;
 
@@ -54,3 +54,19 @@ export const sendCdrs = (h: Harness, key: string, batch_id: string, cdrs: unknow
     body: { batch_id, cdrs },
     headers: { 'x-switch-key': key },
   });
+
+/**
+ * The CDR tests' server: a harness (`env` for its configuration) with the first admin, a switch
+ * key, the termination fixture routed LCR over its vendors, and the engine rebuilt with it.
+ */
+export async function cdrHarness(
+  env: Record<string, string> = {},
+): Promise<{ h: Harness; admin: string; key: string; f: Fixture }> {
+  const h = await startHarness(env);
+  const admin = await h.setupAdmin();
+  const key = await switchKey(h, admin);
+  const f = await termination(h);
+  await lcrOverVendors(h, f);
+  await rebuildAfter(h, admin);
+  return { h, admin, key, f };
+}

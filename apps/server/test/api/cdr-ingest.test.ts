@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fails, ok, startHarness, type Harness } from './harness';
-import { cdrOf, sendCdrs } from './cdr-fixtures';
+import { fails, ok, type Harness } from './harness';
+import { cdrOf, sendCdrs, cdrHarness } from './cdr-fixtures';
 import {
   customerCall,
   lcrOverVendors,
   rebuildAfter,
-  switchKey,
   switchRoute,
   termination,
   type Fixture,
@@ -17,12 +16,7 @@ let key: string;
 let f: Fixture;
 
 beforeAll(async () => {
-  h = await startHarness();
-  admin = await h.setupAdmin();
-  key = await switchKey(h, admin);
-  f = await termination(h);
-  await lcrOverVendors(h, f);
-  await rebuildAfter(h, admin);
+  ({ h, admin, key, f } = await cdrHarness());
 });
 afterAll(() => h.close());
 

@@ -6,9 +6,9 @@ import { runRerate } from '../../src/modules/cdr/rerate';
 import type { Db } from '../../src/db/connection';
 import { SUMMARISE_CDRS } from '../../src/db/migrations/0019_cdr_summaries';
 import { SUMMARISE_DAILY_DETAIL } from '../../src/db/migrations/0035_cdr_summaries_daily_detail';
-import { cdrOf, sendCdrs } from './cdr-fixtures';
-import { denied, fails, invalid, makeRestrictedAdmin, ok, startHarness, type Harness } from './harness';
-import { lcrOverVendors, rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
+import { cdrOf, sendCdrs, cdrHarness } from './cdr-fixtures';
+import { denied, fails, invalid, makeRestrictedAdmin, ok, type Harness } from './harness';
+import { rebuildAfter, type Fixture } from './routing-fixtures';
 import { foldSummaries } from '../../src/modules/stats/summaries';
 
 let h: Harness;
@@ -18,12 +18,7 @@ let f: Fixture;
 
 beforeAll(async () => {
   // no background fold: CDRs stay queued for the summaries until a step folds them (the rerate's two paths)
-  h = await startHarness({ SUMMARY_FOLD_MS: '0' });
-  admin = await h.setupAdmin();
-  key = await switchKey(h, admin);
-  f = await termination(h);
-  await lcrOverVendors(h, f);
-  await rebuildAfter(h, admin);
+  ({ h, admin, key, f } = await cdrHarness({ SUMMARY_FOLD_MS: '0' }));
 });
 afterAll(() => h.close());
 

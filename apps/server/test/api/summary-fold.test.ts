@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldSummaries } from '../../src/modules/stats/summaries';
-import { cdrOf, sendCdrs } from './cdr-fixtures';
-import { ok, startHarness, type Harness } from './harness';
-import { lcrOverVendors, rebuildAfter, switchKey, termination, type Fixture } from './routing-fixtures';
+import { cdrOf, sendCdrs, cdrHarness } from './cdr-fixtures';
+import { ok, type Harness } from './harness';
+import type { Fixture } from './routing-fixtures';
 
 /**
  * The summaries follow the CDRs through the fold (migration 0038, docs/statistics.md): a batch
@@ -16,12 +16,7 @@ let key: string;
 let f: Fixture;
 
 beforeAll(async () => {
-  h = await startHarness({ SUMMARY_FOLD_MS: '0' });
-  admin = await h.setupAdmin();
-  key = await switchKey(h, admin);
-  f = await termination(h);
-  await lcrOverVendors(h, f);
-  await rebuildAfter(h, admin);
+  ({ h, admin, key, f } = await cdrHarness({ SUMMARY_FOLD_MS: '0' }));
 });
 afterAll(() => h.close());
 
