@@ -76,6 +76,17 @@ describe('Summary fold', () => {
     expect(await attempts()).toEqual([12, 12, 12, 12, 12]);
   });
 
+  it('folds a long queue in several transactions of whole batches, until it is empty', async () => {
+    ok(await batch('fold-d', 3, 11));
+    ok(await batch('fold-e', 4, 12));
+    ok(await batch('fold-f', 2, 13));
+    const before = await attempts();
+    // at most 4 CDRs a transaction: d (3), then e (4: the first batch is always taken), then f
+    expect(await foldSummaries(db(), 4)).toEqual({ batches: 3, cdrs: 9 });
+    expect(await queued()).toEqual([]);
+    expect(await attempts()).toEqual(before.map((n) => n + 9));
+  });
+
   it('a report folds first: it counts a batch committed just before it was asked', async () => {
     ok(await batch('fold-c', 4, 10));
     expect(await queued()).toEqual(['fold-c']);
@@ -86,7 +97,7 @@ describe('Summary fold', () => {
         { token: admin },
       ),
     );
-    expect(r.totals.attempts).toBe(16);
+    expect(r.totals.attempts).toBe(25);
     expect(await queued()).toEqual([]);
   });
 });

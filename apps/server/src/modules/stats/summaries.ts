@@ -431,9 +431,9 @@ function foldInto(table: string, keys: readonly string[], bucket: string, source
  * summed into the 15-minute table, the daily detail, the hourly and daily roll-ups and the host
  * summaries; the batches deleted from the queue.
  */
-const FOLD = `WITH pick AS (SELECT batch_id FROM (
+const foldStatement = (maxCdrs: number) => `WITH pick AS (SELECT batch_id FROM (
     SELECT batch_id, sum(cdr_count) OVER (ORDER BY batch_id) - cdr_count AS before FROM cdr_summary_queue) x
-  WHERE before < ${FOLD_MAX_CDRS}),
+  WHERE before < ${maxCdrs}),
 q AS (DELETE FROM cdr_summary_queue WHERE batch_id IN (SELECT batch_id FROM pick) RETURNING cdr_ids, start_times, cdr_count),
 queued AS MATERIALIZED (SELECT c.* FROM q CROSS JOIN LATERAL unnest(q.cdr_ids, q.start_times) AS k(id, st)
   CROSS JOIN LATERAL (SELECT ${CDR_READ} FROM cdrs WHERE start_time = k.st AND cdr_id = k.id) c),
@@ -445,6 +445,7 @@ daily AS (${foldInto('cdr_summaries_daily', HOURLY_KEYS, stepOf(86_400), 'g')}),
 hosts AS (${foldInto('cdr_host_summaries', HOST_KEY_NAMES, 'bucket', `(${summed(HOST_KEY_NAMES)}) h`)})
 SELECT (SELECT count(*) FROM q)::int AS batches, (SELECT count(*) FROM queued)::int AS cdrs,
   (SELECT coalesce(sum(cdr_count), 0) FROM q)::int AS picked`;
+const FOLD = foldStatement(FOLD_MAX_CDRS);
 /** pg_advisory_xact_lock key of the fold: one fold at a time across every server process. */
 export const FOLD_LOCK = 7_362_038;
 
@@ -459,13 +460,14 @@ export interface Folded {
  * summary tables, in transactions of at most FOLD_MAX_CDRS CDRs (or all in the caller's, if `db` is
  * one), one fold at a time across processes (an advisory lock the rerate takes too). A queued batch
  * is deleted in the transaction that adds it to the tables, so it counts once whatever crashes or
- * retries. Readers of the summaries call it first, so a report counts every CDR
+ * retries (`maxCdrs`: a smaller transaction, for tests). Readers of the summaries call it first, so a report counts every CDR
  * committed before it was asked; the CDR module also folds in the background (SummaryFolder).
  */
-export async function foldSummaries(db: Db): Promise<Folded> {
+export async function foldSummaries(db: Db, maxCdrs = FOLD_MAX_CDRS): Promise<Folded> {
+  const statement = maxCdrs === FOLD_MAX_CDRS ? FOLD : foldStatement(maxCdrs);
   const run = async (trx: Db) => {
     await sql`SELECT pg_advisory_xact_lock(${FOLD_LOCK})`.execute(trx);
-    const r = await sql<Folded & { picked: number }>`${sql.raw(FOLD)}`.execute(trx);
+    const r = await sql<Folded & { picked: number }>`${sql.raw(statement)}`.execute(trx);
     return r.rows[0] ?? { batches: 0, cdrs: 0, picked: 0 };
   };
   const all: Folded = { batches: 0, cdrs: 0 };
@@ -475,7 +477,7 @@ export async function foldSummaries(db: Db): Promise<Folded> {
     const f = db.isTransaction ? await run(db) : await db.transaction().execute(run);
     all.batches += f.batches;
     all.cdrs += f.cdrs;
-    if (f.picked < FOLD_MAX_CDRS) return all;
+    if (f.picked < maxCdrs) return all;
   }
 }
 
