@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { api } from '@tandem/contract';
 import type { z } from 'zod';
-import { addToSummaries, type SummaryCdr } from '../../src/modules/stats/summaries';
+import { changeSummaries, type SummaryCdr } from '../../src/modules/stats/summaries';
 import { computeAgentCommission } from '../../src/modules/agents/commission';
 import {
   auditRows,
@@ -55,7 +55,7 @@ const call = (client: number, at: string, revenue: string, cost: string): Summar
 const traffic = (rows: SummaryCdr[], sign: 1 | -1 = 1) =>
   db()
     .transaction()
-    .execute((trx) => addToSummaries(trx, rows, sign));
+    .execute((trx) => changeSummaries(trx, [[rows, sign]]));
 
 async function createAgent(body: Record<string, unknown>): Promise<number> {
   const r = await h.call<{ object_id: number }>('POST', '/api/agents/create', { token: admin, body });

@@ -132,7 +132,7 @@ describe('tandem import-cdrs', () => {
       }
       expect((await standalone.ingest.ingestMany(firstTwo(), 'file')).stored).toBe(6);
     } finally {
-      standalone.close();
+      await standalone.close();
     }
     const t = await importCdrsCommand(h.built.services, { file, batchSize: 3 }, out);
     expect(t).toMatchObject({ batches: 3, skipped_batches: 2, stored: 3, duplicates: 6 });

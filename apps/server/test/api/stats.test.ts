@@ -8,7 +8,7 @@ import {
   SUMMARISE_HOURLY,
 } from '../../src/db/migrations/0019_cdr_summaries';
 import { SUMMARISE_DAILY_DETAIL } from '../../src/db/migrations/0035_cdr_summaries_daily_detail';
-import { addToSummaries, type SummaryCdr } from '../../src/modules/stats/summaries';
+import { changeSummaries, type SummaryCdr } from '../../src/modules/stats/summaries';
 import {
   denied,
   invalid,
@@ -216,12 +216,10 @@ describe('traffic summaries', () => {
     await db()
       .transaction()
       .execute(async (trx) => {
-        await addToSummaries(trx, rows, -1);
-        await addToSummaries(
-          trx,
-          rows.map((r) => ({ ...r, egress_cost: (Number(r.egress_cost) + 0.001).toFixed(6) })),
-          1,
-        );
+        await changeSummaries(trx, [
+          [rows, -1],
+          [rows.map((r) => ({ ...r, egress_cost: (Number(r.egress_cost) + 0.001).toFixed(6) })), 1],
+        ]);
       });
     const after = ok(await report(admin, DAY)).totals;
     expect(after.attempts).toBe(before.attempts);
@@ -231,12 +229,10 @@ describe('traffic summaries', () => {
     await db()
       .transaction()
       .execute(async (trx) => {
-        await addToSummaries(
-          trx,
-          rows.map((r) => ({ ...r, egress_cost: (Number(r.egress_cost) + 0.001).toFixed(6) })),
-          -1,
-        );
-        await addToSummaries(trx, rows, 1);
+        await changeSummaries(trx, [
+          [rows.map((r) => ({ ...r, egress_cost: (Number(r.egress_cost) + 0.001).toFixed(6) })), -1],
+          [rows, 1],
+        ]);
       });
     expect(ok(await report(admin, DAY)).totals).toEqual(before);
   });

@@ -22,7 +22,7 @@ import type { SnapshotService } from '../routing/snapshot-service';
 import { moveBalances, type BalanceChange } from './ledger';
 import { CdrPartitions, dayOf } from './partitions';
 import { RATED_COLUMNS } from './rated-columns';
-import { queueForSummaries } from '../stats/summaries';
+import { queueForSummaries, SummaryFolder } from '../stats/summaries';
 
 export type CdrBatchResult = z.output<typeof api.cdr.cdrBatchResult>;
 export type CdrSource = 'switch' | 'file' | 'demo';
@@ -69,6 +69,11 @@ export class CdrIngest {
   readonly partitions: CdrPartitions;
   private shortCharges: Map<number, Micros> | null = null;
   private readonly listeners: ((c: BatchCommitted) => void)[] = [];
+  /**
+   * The traffic summaries' fold that follows this ingest's batches (decision 109): soon after each
+   * commit. Its owner starts and stops it (the server's CDR module, the standalone ingest).
+   */
+  readonly folder: SummaryFolder;
   /** Keep the traffic summaries in the batch's transaction (docs/statistics.md); off only in the benchmark's baseline. */
   static keepSummaries = true;
 
@@ -78,6 +83,11 @@ export class CdrIngest {
     private readonly live: LiveState,
   ) {
     this.partitions = new CdrPartitions(s.db);
+    this.folder = new SummaryFolder(
+      s.db,
+      (err) => s.log.warn({ err }, 'summary fold failed'),
+      s.config.summaryFoldMs,
+    );
     s.configChanged.subscribe(() => (this.shortCharges = null));
   }
 
@@ -281,6 +291,7 @@ export class CdrIngest {
   private afterCommit(c: BatchCommitted): void {
     for (const b of c.balances) this.live.setBalance(b.client_id, b.balance);
     for (const id of c.finalCallIds) this.live.release(id);
+    this.folder.soon();
     for (const l of this.listeners) l(c);
   }
 

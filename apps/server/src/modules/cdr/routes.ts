@@ -7,7 +7,6 @@ import { CdrIngest } from './ingest';
 import { BalancePoller } from './balance-poller';
 import { registerRerate } from './rerate-routes';
 import { registerCdrUpload } from './upload-routes';
-import { SummaryFolder } from '../stats/summaries';
 
 /**
  * cdr (issue 10): the money path. CDR ingest from the switch (POST /switch/cdr), rating of both
@@ -15,24 +14,15 @@ import { SummaryFolder } from '../stats/summaries';
  */
 export function registerCdr(app: FastifyInstance, s: Services, path: CallPath): CdrIngest {
   const ingest = new CdrIngest(s, path.engine, path.live);
-  // The traffic summaries follow each batch through their queue and the fold (migration 0038).
-  const folder = new SummaryFolder(
-    s.db,
-    (err) => s.log.warn({ err }, 'summary fold failed'),
-    s.config.summaryFoldMs,
-  );
-  ingest.onCommitted(() => {
-    path.qos.cdrsStored();
-    folder.soon();
-  });
+  ingest.onCommitted(() => path.qos.cdrsStored());
   const poller = new BalancePoller(s, path.live);
   app.addHook('onReady', async () => {
     poller.start();
-    folder.start();
+    ingest.folder.start();
   });
   app.addHook('onClose', async () => {
     poller.stop();
-    await folder.stop();
+    await ingest.folder.stop();
   });
 
   registerRerate(app, s, path);

@@ -1,7 +1,7 @@
 import type { Services } from '../../services';
 import { LiveState } from '../routing/live-state';
 import { SnapshotService } from '../routing/snapshot-service';
-import { foldSummaries, SummaryFolder } from '../stats/summaries';
+import { foldSummaries } from '../stats/summaries';
 import { CdrIngest } from './ingest';
 
 /**
@@ -23,19 +23,13 @@ export async function openStandaloneIngest(
     throw new Error(`The routing engine's snapshot could not be built: ${why}`);
   }
   const ingest = new CdrIngest(s, engine, live);
-  const folder = new SummaryFolder(
-    s.db,
-    (err) => s.log.warn({ err }, 'summary fold failed'),
-    s.config.summaryFoldMs,
-  );
-  ingest.onCommitted(() => folder.soon());
-  folder.start();
+  ingest.folder.start();
   return {
     ingest,
     engine,
     close: async () => {
       engine.stop();
-      await folder.stop();
+      await ingest.folder.stop();
       await foldSummaries(s.db);
     },
   };

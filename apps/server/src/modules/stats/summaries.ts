@@ -289,14 +289,6 @@ async function upsert(
 }
 
 /**
- * Adds CDRs to the traffic summaries (sign 1) or takes them out (sign -1), inside the caller's
- * transaction: the CDR ingest calls it with the CDRs it stores. See changeSummaries.
- */
-export async function addToSummaries(trx: Db, rows: readonly SummaryCdr[], sign: 1 | -1): Promise<void> {
-  await changeSummaries(trx, [[rows, sign]]);
-}
-
-/**
  * Moves the traffic summaries by signed sets of CDR rows, inside the caller's transaction: a rerate
  * passes the old rows with -1 and the rewritten ones with +1, in the transaction that rewrites them,
  * and a CDR whose key did not change nets to its money's difference in one row. One statement per
@@ -355,9 +347,9 @@ const FOLD_MAX_CDRS = 20_000;
 const SUM_NAMES = SUM_COLUMNS.map(([c]) => c);
 const KEY_NAMES = KEY_COLUMNS.map(([c]) => c);
 const HOST_KEY_NAMES = HOST_KEY_COLUMNS.map(([c]) => c);
-/** The UTC hour or day a 15-minute bucket falls in (as the migrations' roll-ups). */
-const stepOf = (seconds: number) =>
-  `to_timestamp(floor(extract(epoch FROM bucket) / ${seconds}) * ${seconds})`;
+/** The UTC step of `seconds` a time column falls in (as the migrations' roll-ups). */
+const stepOf = (seconds: number, column = 'bucket') =>
+  `to_timestamp(floor(extract(epoch FROM ${column}) / ${seconds}) * ${seconds})`;
 const list = (xs: readonly number[]) => xs.join(', ');
 
 /**
@@ -365,7 +357,7 @@ const list = (xs: readonly number[]) => xs.join(', ');
  * (the domain's NER causes and short call length; a test holds the two equal).
  */
 const CDR_KEY: Record<string, string> = {
-  bucket: `to_timestamp(floor(extract(epoch FROM c.start_time) / ${SUMMARY_INTERVAL_MS / 1000}) * ${SUMMARY_INTERVAL_MS / 1000})`,
+  bucket: stepOf(SUMMARY_INTERVAL_MS / 1000, 'c.start_time'),
   ingress_client_id: 'coalesce(c.ingress_client_id, 0)',
   egress_client_id: 'coalesce(c.egress_client_id, 0)',
   ingress_trunk_id: 'c.ingress_trunk_id',
@@ -447,7 +439,7 @@ SELECT (SELECT count(*) FROM q)::int AS batches, (SELECT count(*) FROM queued)::
   (SELECT coalesce(sum(cdr_count), 0) FROM q)::int AS picked`;
 const FOLD = foldStatement(FOLD_MAX_CDRS);
 /** pg_advisory_xact_lock key of the fold: one fold at a time across every server process. */
-export const FOLD_LOCK = 7_362_038;
+const FOLD_LOCK = 7_362_038;
 
 /** What one fold moved. */
 export interface Folded {
