@@ -202,10 +202,13 @@ async function run(label: string, databaseUrl: string | null) {
     );
     const bodies = batches.map((list, b) => JSON.stringify({ batch_id: `bench-${b}`, cdrs: list }));
     const pg0 = postgresCpuMs();
+    const pgKinds0 = postgresCpuByKind();
     const cpu0 = process.cpuUsage();
     const sent = await send(`${base}/switch/cdr`, key, bodies, SENDERS);
     const cpu = process.cpuUsage(cpu0);
     const pgCpu = url ? postgresCpuMs() - pg0 : null;
+    const pgKinds = postgresCpuByKind();
+    for (const [k, v] of pgKinds0) pgKinds.set(k, (pgKinds.get(k) ?? 0) - v);
     const ingestMs = sent.ms;
     const perBatch = sent.times;
     let unpriced = 0;
@@ -367,6 +370,9 @@ async function run(label: string, databaseUrl: string | null) {
       cpu_ms: {
         process: Math.round((cpu.user + cpu.system) / 1000),
         postgresql: pgCpu,
+        // by the process's title: the client backends, autovacuum, the WAL writer... (a process that
+        // ended during the run, an autovacuum worker most often, is missing from both sides)
+        postgresql_by_process: url ? Object.fromEntries([...pgKinds].filter(([, v]) => v > 0)) : null,
         per_cdr_us: Math.round(((cpu.user + cpu.system) / 1000 + (pgCpu ?? 0)) / (total / 1000)),
       },
       summaries_caught_up_ms: Math.round(catchUpMs),
@@ -405,6 +411,26 @@ async function run(label: string, databaseUrl: string | null) {
     await built.close();
     await dropDb();
   }
+}
+
+/** CPU time (ms) of PostgreSQL's processes by kind (their titles: "client backend" for connections). */
+function postgresCpuByKind(): Map<string, number> {
+  const kinds = new Map<string, number>();
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      const key =
+        ['checkpointer', 'background writer', 'walwriter', 'autovacuum', 'logical replication'].find((k) =>
+          title.includes(k),
+        ) ?? 'client backend';
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      kinds.set(key, (kinds.get(key) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return kinds;
 }
 
 /** CPU time (user + system, ms) of every process named postgres on this machine (Linux /proc). */
