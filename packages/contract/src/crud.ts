@@ -150,6 +150,11 @@ export const amount = z
   .union([z.string(), z.number().min(0).max(DECIMAL_MAX)])
   .transform((v) => String(v).trim())
   .refine((v) => /^\d{1,12}(\.\d{1,6})?$/.test(v), { message: 'positiveDecimal' });
+/** A signed decimal amount as a string, up to 6 decimals (a balance to set, which may be negative). */
+export const signedAmount = z
+  .union([z.string(), z.number().min(-DECIMAL_MAX).max(DECIMAL_MAX)])
+  .transform((v) => String(v).trim())
+  .refine((v) => /^-?\d{1,12}(\.\d{1,6})?$/.test(v), { message: 'signedDecimal' });
 /** A percentage 0..100 as a decimal string. */
 export const percent = amount.refine((v) => Number(v) <= 100, { message: 'percentRange' });
 /** Digits only (codes, prefixes), possibly empty. */

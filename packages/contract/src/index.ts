@@ -27,7 +27,7 @@ export type {
   RerateSample,
   RerateState,
 } from './endpoints/rerate';
-export type { BalanceCheckRow, LedgerRow } from './endpoints/finance';
+export type { BalanceCheckRow, LedgerRow, ResetRow, ResetState } from './endpoints/finance';
 export type { GroupBy } from './endpoints/stats';
 export type { NoteRow, PaymentRow } from './endpoints/billing';
 export type {

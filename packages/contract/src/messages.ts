@@ -254,6 +254,21 @@ const catalogue = {
     ch: '{0} 必须是有效的正整数',
     de: '{0} muss eine gültige positive ganze Zahl sein',
   },
+  signedDecimal: {
+    en: '{0} must be a decimal number (up to 12 digits and 6 decimals; a minus sign is allowed)',
+    ch: '{0} 必须是十进制数（最多 12 位整数和 6 位小数，可带负号）',
+    de: '{0} muss eine Dezimalzahl sein (bis zu 12 Stellen und 6 Nachkommastellen; ein Minuszeichen ist erlaubt)',
+  },
+  resetNotPending: {
+    en: 'Only a pending balance reset can be cancelled: this one was applied or cancelled already',
+    ch: '只能取消待处理的余额重置：此重置已执行或已取消',
+    de: 'Nur eine ausstehende Saldo-Rücksetzung kann storniert werden: diese wurde bereits ausgeführt oder storniert',
+  },
+  resetTooFar: {
+    en: '{0} may be at most one year ahead',
+    ch: '{0} 最多只能在一年之后',
+    de: '{0} darf höchstens ein Jahr in der Zukunft liegen',
+  },
   positiveDecimal: {
     en: '{0} must be a valid positive floating number',
     ch: '{0} 必须是有效的正数',

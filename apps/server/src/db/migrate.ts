@@ -34,6 +34,7 @@ import * as m0035 from './migrations/0035_cdr_summaries_daily_detail';
 import * as m0036 from './migrations/0036_db_cleansing';
 import * as m0037 from './migrations/0037_csv_cell';
 import * as m0038 from './migrations/0038_cdr_summary_queue';
+import * as m0039 from './migrations/0039_balance_resets';
 
 /** Versioned migrations, applied in order at start (and by `tandem migrate`). */
 const migrations: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0036_db_cleansing': m0036,
   '0037_csv_cell': m0037,
   '0038_cdr_summary_queue': m0038,
+  '0039_balance_resets': m0039,
 };
 
 /** Every migration, in the order they apply. */

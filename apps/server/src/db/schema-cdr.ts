@@ -131,7 +131,24 @@ export interface RerateRunsTable {
   error: Generated<string>;
 }
 
+/** Finance's balance resets (migration 0039_balance_resets). */
+export interface BalanceResetsTable {
+  reset_id: Generated<number>;
+  client_id: number;
+  balance: string;
+  run_at: Timestamp;
+  state: ColumnType<'pending' | 'finished' | 'cancelled', 'pending' | undefined, 'finished' | 'cancelled'>;
+  note: Generated<string>;
+  created_by: string;
+  created_at: Generated<Date>;
+  balance_before: string | null;
+  amount: string | null;
+  finished_at: Timestamp | null;
+  cancelled_by: string | null;
+}
+
 export interface CdrTables {
+  balance_resets: BalanceResetsTable;
   rerate_runs: RerateRunsTable;
   cdr_batches: CdrBatchesTable;
   cdr_keys: CdrKeysTable;

@@ -23,6 +23,7 @@ import { registerCdr } from './cdr/routes';
 import { registerJobs } from './jobs/routes';
 import { registerCdrSearch } from './cdr-search/routes';
 import { registerFinance } from './finance/routes';
+import { registerBalanceResets } from './finance/resets';
 import { registerStats } from './stats/routes';
 import { registerMonitoring } from './monitoring/routes';
 import { registerBilling } from './billing/routes';
@@ -57,6 +58,7 @@ export function registerModules(app: FastifyInstance, s: Services): void {
   registerCleansing(app, s, ingest.partitions);
   registerCdrSearch(app, s);
   registerFinance(app, s);
+  registerBalanceResets(app, s);
   registerStats(app, s, callPath);
   registerMonitoring(app, s, callPath);
   registerBilling(app, s);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminOnly } from '../access';
 import { instantFilter, listQuery, paged } from '../common';
+import { signedAmount } from '../crud';
 import { endpoint } from '../endpoint';
 import { coercedInt4, int4 } from '../input-rules';
 
@@ -110,4 +111,79 @@ export const regenerate = endpoint({
   access: adminOnly('/finance/regenerate_balance', 'write'),
   body: regenerateBody,
   payload: regenerated,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Balance resets (Log > Reset Balance Log; the finance right "reset balance"; docs/billing.md)
+
+export const RESET_STATES = ['pending', 'finished', 'cancelled'] as const;
+export type ResetState = (typeof RESET_STATES)[number];
+
+export const resetRow = z.object({
+  reset_id: z.number(),
+  client_id: z.number(),
+  client_name: z.string(),
+  /** The balance the carrier is set to. */
+  balance: z.string(),
+  /** When it is (or was) applied. */
+  run_at: z.string(),
+  state: z.enum(RESET_STATES),
+  note: z.string(),
+  created_by: z.string(),
+  created_at: z.string(),
+  /** Set when applied: the balance before, the ledger row's amount (balance - before), its time. */
+  balance_before: z.string().nullable(),
+  amount: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  /** Who cancelled it (cancelled only). */
+  cancelled_by: z.string().nullable(),
+});
+export type ResetRow = z.output<typeof resetRow>;
+
+export const resetQuery = listQuery.extend({
+  client_id: coercedInt4().positive().optional(),
+  state: z.enum(RESET_STATES).optional(),
+});
+
+export const listResets = endpoint({
+  method: 'GET',
+  path: '/log/reset_balance_log/list',
+  summary:
+    'Balance resets, newest first: pending (to be applied at their time), finished (with the balance before and the ledger amount) or cancelled',
+  tag: TAG,
+  access: adminOnly('/log/reset_balance_log', 'read'),
+  query: resetQuery,
+  payload: paged(resetRow),
+});
+
+export const resetBody = z
+  .object({
+    client_id: int4().positive(),
+    /** The balance to set (may be negative: a postpaid customer that owes). */
+    balance: signedAmount,
+    /** When to apply it (UTC); absent or null: now. At most one year ahead. */
+    run_at: instantFilter.nullable().optional(),
+    note: z.string().trim().max(500).default(''),
+  })
+  .strict();
+
+export const createReset = endpoint({
+  method: 'POST',
+  path: '/finance/reset_balance',
+  summary:
+    "Set a carrier's balance to a value, now or at a chosen time, by a durable job: one 'reset' ledger row of the difference (balance before to the value), applied once whatever retries (needs the finance right 'reset balance')",
+  tag: TAG,
+  access: adminOnly('/log/reset_balance_log', 'write'),
+  body: resetBody,
+  payload: resetRow,
+});
+
+export const cancelReset = endpoint({
+  method: 'POST',
+  path: '/finance/reset_balance/:id/cancel',
+  summary: 'Cancel a pending balance reset (a finished one is history: a new reset corrects it)',
+  tag: TAG,
+  access: adminOnly('/log/reset_balance_log', 'write'),
+  params: z.object({ id: coercedInt4().positive() }),
+  payload: resetRow,
 });

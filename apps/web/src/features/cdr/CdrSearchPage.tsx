@@ -440,7 +440,7 @@ export default function CdrSearchPage(props: { did?: boolean } = {}) {
           size="small"
           value={perPage}
           onChange={(v) => update({ per_page: String(v) })}
-          options={CDR_PAGE_SIZES.map((n) => ({ value: n, label: `${n} / page` }))}
+          options={CDR_PAGE_SIZES.map((n) => ({ value: n, label: t('common.rowsPerPage', { count: n }) }))}
           style={{ width: 120 }}
           data-testid="cdr-per-page"
         />

@@ -362,6 +362,8 @@ export function ReportPage({ name }: { name: ReportName }) {
             pagination={{ pageSize: 100, showSizeChanger: false, hideOnSinglePage: true }}
             scroll={{ x: 'max-content' }}
             data-testid="report-table"
+            // without a group-by the totals are the report: no empty body above them
+            className={groups.length ? undefined : 'report-totals-only'}
             summary={() => (
               <Table.Summary fixed>
                 <Table.Summary.Row data-testid="report-totals">
