@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { createCarrierUser } from '../support/api';
+import { api } from '@tandem/contract';
+import { call, createCarrierUser } from '../support/api';
 import { latestMailTo, linkIn } from '../support/mail';
-import { adminToken, expectPath, HOME, loginForm, open, submitLogin } from '../support/ui';
+import { adminToken, enterAsAdmin, expectPath, HOME, loginForm, open, submitLogin } from '../support/ui';
 
 /** Forgot password: the link from the e-mail sets a new password once. */
 test('a reset link from the e-mail sets a new password; the link does not work twice', async ({
@@ -66,4 +67,25 @@ test('a reset link from the e-mail sets a new password; the link does not work t
   await submitLogin(second, client.name, 'Another#2026');
   await expect(loginForm(second).error).toBeVisible();
   await again.close();
+});
+
+test('Log > Retrieve Password Log shows the mail sent and the password changed', async ({ page }) => {
+  const token = await adminToken();
+  const client = await createCarrierUser(token);
+  const sentAfter = new Date();
+  await call(api.auth.requestPasswordReset, { body: { email_or_name: client.name } });
+  const mail = await latestMailTo(client.email, { after: sentAfter });
+  const resetToken = /#\/auth\/reset\/([A-Za-z0-9_-]+)/.exec(linkIn(mail))![1]!;
+  await call(api.auth.resetPassword, { params: { token: resetToken }, body: { password: 'Reset#2026ok' } });
+
+  await enterAsAdmin(page, '/log/retrieve_password_log');
+  await expect(page.locator('h1')).toHaveText('Retrieve Password Log');
+  const search = page.getByTestId('filter-name').locator('input');
+  await search.fill(client.email);
+  await search.press('Enter');
+  const rows = page.locator('tbody tr.ant-table-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('Password changed');
+  await expect(rows.nth(1)).toContainText('Reset mail sent');
+  await expect(rows.nth(1)).toContainText(client.name);
 });

@@ -4,8 +4,10 @@ import {
   expectSessionRequired,
   expireToken,
   fails,
+  denied,
   invalid,
   makeAdmin,
+  makeRestrictedAdmin,
   makeSessionStates,
   ok,
   startHarness,
@@ -435,6 +437,31 @@ describe('password reset by e-mail', () => {
       .execute();
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit[0])).not.toContain('NewPass');
+  });
+
+  it('Log > Retrieve Password Log lists the mails and the resets made, newest first, with filters', async () => {
+    type Row = { name: string; email: string; status: string; ip: string; user_id: number | null };
+    const log = (query = '', token = admin) =>
+      h.call<{ items: Row[]; total: number }>('GET', `/api/log/retrieve_password_log${query}`, { token });
+    const mine = ok(await log('?name=forgetful'));
+    expect(mine.items.map((r) => [r.name, r.email, r.status])).toEqual([
+      ['forgetful', 'forgetful@example.com', 'modified_successfully'],
+      ['forgetful', 'forgetful@example.com', 'email_sent'],
+    ]);
+    expect(mine.items[0]!.ip).not.toBe('');
+    // by e-mail, by status, by time
+    expect(ok(await log('?name=FORGETFUL@EXAMPLE')).total).toBe(2);
+    expect(ok(await log('?name=forgetful&status=email_sent')).items.map((r) => r.status)).toEqual([
+      'email_sent',
+    ]);
+    expect(ok(await log('?created_from=2100-01-01')).total).toBe(0);
+    expect((await log('?status=lost')).body.errors).toHaveProperty('status');
+    const stranger = await makeRestrictedAdmin(h, admin, 'reset_log_stranger');
+    denied(await log('', stranger.token));
+    const reader = await makeRestrictedAdmin(h, admin, 'reset_log_reader', {
+      '/log/retrieve_password_log': 'r',
+    });
+    expect(ok(await log('?name=forgetful', reader.token)).total).toBe(2);
   });
 
   it('uses the configured base URL by default and finds the user by name', async () => {

@@ -131,6 +131,11 @@ export const ROUTES: RouteDef[] = [
     page: p(() => import('../features/system/SigninHistoryPage')),
   },
   {
+    path: '/log/retrieve_password_log',
+    title: 'system.retrievePasswordLog',
+    page: p(() => import('../features/system/RetrievePasswordLogPage')),
+  },
+  {
     path: '/log/modification_log',
     title: 'system.modificationLog',
     page: p(() => import('../features/system/ModificationLogPage')),

@@ -27,6 +27,33 @@ export const listSigninHistory = endpoint({
   payload: paged(signinHistoryRow),
 });
 
+/** Log > Retrieve Password Log: the "forgot password" mails sent (or failed) and the resets made with them. */
+export const RETRIEVE_PASSWORD_STATUSES = ['email_sent', 'modify_failure', 'modified_successfully'] as const;
+export const retrievePasswordRow = z.object({
+  id: z.number(),
+  user_id: z.number().nullable(),
+  name: z.string(),
+  email: z.string(),
+  status: z.enum(RETRIEVE_PASSWORD_STATUSES),
+  ip: z.string(),
+  created_at: z.string(),
+});
+export const listRetrievePasswordLog = endpoint({
+  method: 'GET',
+  path: '/log/retrieve_password_log',
+  summary:
+    'Password resets asked for by "forgot password": the reset mail sent or not sent (mail failure), and the password changed with the link; filters: user name or e-mail, status, time',
+  tag: 'log',
+  access: adminOnly('/log/retrieve_password_log', 'read'),
+  query: listQuery.extend({
+    name: z.string().max(64).optional(),
+    status: z.enum(RETRIEVE_PASSWORD_STATUSES).optional(),
+    created_from: instantFilter.optional(),
+    created_to: instantFilter.optional(),
+  }),
+  payload: paged(retrievePasswordRow),
+});
+
 export const modificationRow = z.object({
   id: z.number(),
   user_id: z.number().nullable(),

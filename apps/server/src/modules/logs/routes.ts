@@ -29,6 +29,27 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
     };
   });
 
+  implement(app, s, api.log.listRetrievePasswordLog, async (ctx) => {
+    const q = ctx.query;
+    let qb = s.db
+      .selectFrom('retrieve_password_log')
+      .select(['id', 'user_id', 'name', 'email', 'status', 'ip', 'created_at']);
+    if (q.name)
+      qb = qb.where((eb) =>
+        eb.or([eb('name', 'ilike', likeContains(q.name!)), eb('email', 'ilike', likeContains(q.name!))]),
+      );
+    if (q.status) qb = qb.where('status', '=', q.status);
+    qb = withinTime(qb, 'created_at', q.created_from, q.created_to);
+    const page = await pageOf(
+      qb,
+      newestFirst(q),
+      { created_at: 'created_at', name: 'name', status: 'status' },
+      'created_at',
+      'id',
+    );
+    return { items: page.items.map(withIsoTimes), total: page.total };
+  });
+
   implement(app, s, api.log.listModificationLog, async (ctx) => {
     let qb = s.db
       .selectFrom('modification_log')
