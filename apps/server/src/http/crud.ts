@@ -101,8 +101,11 @@ export interface CrudTable<E extends CrudEndpoints> {
   activeColumn?: string;
   /** After a committed write (e.g. rebuild the routing snapshot). */
   afterWrite?: () => void;
-  /** Convert a selected row to its API shape (default: Dates to ISO strings). */
-  toRow?: (r: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Convert a selected row to its API shape (default: Dates to ISO strings), for the actor asking: a
+   * portal user of a resource it may read (`portal` of the contract) can be shown less than an admin.
+   */
+  toRow?: (r: Record<string, unknown>, actor: Actor) => Record<string, unknown>;
 }
 
 export function serializeRow(r: Record<string, unknown>): Record<string, unknown> {
@@ -186,7 +189,11 @@ export function implementCrud<E extends CrudEndpoints>(
     let qb = scoped(s.db, actorOf(ctx));
     if (t.filter) qb = t.filter(qb, ctx.query as never);
     const page = await pageOf(qb, ctx.query as ListQuery, t.sortable, t.defaultSort, t.selectId);
-    return { items: page.items.map((r) => toRow(r as Record<string, unknown>)), total: page.total } as never;
+    const actor = actorOf(ctx);
+    return {
+      items: page.items.map((r) => toRow(r as Record<string, unknown>, actor)),
+      total: page.total,
+    } as never;
   });
 
   implement(app, s, e.get, async (ctx) => {
@@ -194,7 +201,7 @@ export function implementCrud<E extends CrudEndpoints>(
       .where(sql.ref(t.selectId), '=', ctx.params.id)
       .executeTakeFirst();
     if (!row) throw notFound();
-    return toRow(row as Record<string, unknown>) as never;
+    return toRow(row as Record<string, unknown>, actorOf(ctx)) as never;
   });
 
   implement(app, s, e.usage, async (ctx) => {

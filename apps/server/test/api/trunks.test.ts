@@ -663,8 +663,18 @@ describe('trunks: permissions and tenancy', () => {
         name: 'Portal In',
         direction: 'ingress',
         hosts: [{ host: '192.0.2.160' }],
+        min_profitability: '5',
+        tech_prefix: '77',
       }),
     ).object_id;
+    // The carrier reads its own settings, not how the operator routes and prices its calls.
+    const asClient = ok(
+      await h.call<Trunk & Record<string, unknown>>('GET', `/api/trunk/${mine}`, { token: own.token }),
+    );
+    expect(asClient).toMatchObject({ tech_prefix: '77', min_profitability: null, routing_plan_id: null });
+    expect(asClient.hosts.map((x) => x.host)).toEqual(['192.0.2.160']);
+    const asAdmin = ok(await h.call<Record<string, unknown>>('GET', `/api/trunk/${mine}`, { token: admin }));
+    expect(Number(asAdmin.min_profitability)).toBe(5);
     const seen = ok(
       await h.call<{ items: Trunk[] }>('GET', '/api/trunk/list?per_page=100', { token: own.token }),
     ).items.map((t) => t.trunk_id);

@@ -79,6 +79,25 @@ export function trunkRowOf(r: Row): Row {
   return out;
 }
 
+/**
+ * A trunk as its own carrier's portal user reads it (the portal's Trunks page, the trunk choices of
+ * its CDR search and reports): its own settings, without how the operator routes and prices it
+ * (routing plan, rate tables per prefix, minimum profitability, failover rules, digital map,
+ * trunk groups). The rate table id stays: the carrier's own rates are its to see.
+ */
+export function portalTrunkRow(row: Row): Row {
+  return {
+    ...row,
+    routing_plan_id: null,
+    min_profitability: null,
+    routing_rows: [],
+    failover_rules: [],
+    digital_map_id: null,
+    digital_map_name: null,
+    group_names: [],
+  };
+}
+
 export function trunkColumns(body: Row, before: Row | null): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(body)) {
@@ -282,7 +301,7 @@ export function trunkTable(s: Services): CrudTable<typeof api.trunks.trunk> {
       actor.type === 'admin' ? qb : qb.where(sql.ref('t.carrier_id'), '=', actor.clientId ?? -1),
     unique: [{ column: 'name', field: 'name' }],
     toColumns: trunkColumns,
-    toRow: trunkRowOf,
+    toRow: (r, actor) => (actor.type === 'admin' ? trunkRowOf(r) : portalTrunkRow(trunkRowOf(r))),
     validate: (trx, body, before) => validateTrunk(trx, body, before),
     children: (trx, id, body) => writeTrunkChildren(trx, id, body),
     requireActiveToModify: 'trunkMustBeActive',

@@ -1,6 +1,12 @@
 import { registerTranslations } from '../../i18n/register';
 
 const en = {
+  portalHint:
+    'Your trunks with us: the addresses we accept your calls from (your calls to us) or send our calls to (our calls to you). Ask your account manager for a change.',
+  portalDirection: 'Calls',
+  portalDirections: { ingress: 'Your calls to us', egress: 'Our calls to you' },
+  portalHosts: 'IP addresses',
+  portalNoHosts: 'none yet',
   trunks: 'Trunks',
   ingressTrunks: 'Ingress Trunks',
   egressTrunks: 'Egress Trunks',
@@ -163,6 +169,12 @@ const en = {
 type Dict = typeof en;
 
 const de: Dict = {
+  portalHint:
+    'Ihre Trunks bei uns: die Adressen, von denen wir Ihre Anrufe annehmen (Ihre Anrufe zu uns) oder an die wir unsere senden (unsere Anrufe zu Ihnen). Änderungen über Ihren Kundenbetreuer.',
+  portalDirection: 'Anrufe',
+  portalDirections: { ingress: 'Ihre Anrufe zu uns', egress: 'Unsere Anrufe zu Ihnen' },
+  portalHosts: 'IP-Adressen',
+  portalNoHosts: 'noch keine',
   trunks: 'Trunks',
   ingressTrunks: 'Eingangs-Trunks',
   egressTrunks: 'Ausgangs-Trunks',
@@ -332,6 +344,12 @@ const de: Dict = {
 };
 
 const ch: Dict = {
+  portalHint:
+    '您在我们这里的中继：我们接受您呼叫的来源地址（您呼叫我们），或我们发送呼叫的目标地址（我们呼叫您）。如需更改，请联系您的客户经理。',
+  portalDirection: '呼叫',
+  portalDirections: { ingress: '您呼叫我们', egress: '我们呼叫您' },
+  portalHosts: 'IP 地址',
+  portalNoHosts: '暂无',
   trunks: '中继',
   ingressTrunks: '入向中继',
   egressTrunks: '出向中继',

@@ -7,9 +7,12 @@ const fromTemplate = lazy(() => import('./TrunkFromTemplatePage'));
 const templates = lazy(() => import('./TrunkTemplatesPage'));
 const groups = lazy(() => import('./TrunkGroupsPage'));
 const groupEdit = lazy(() => import('./TrunkGroupEditPage'));
+const portalTrunks = lazy(() => import('./PortalTrunksPage'));
 
 /** Trunks, trunk groups and trunk templates at the paths of spec 02 section 2 (wired through the carriers area). */
 export const trunkRoutes: RouteDef[] = [
+  // the client and vendor portal's own trunks (read only)
+  { path: '/clients/termination/my_ip_address', title: 'menu.trunks', page: portalTrunks },
   { path: '/routing/trunks', title: 'trunks.trunks', page: trunks },
   { path: '/routing/trunks/ingress_by_routing_plan/:planId', title: 'trunks.ingressTrunks', page: trunks },
   { path: '/routing/trunks/rate_table/:rateTableId', title: 'trunks.trunks', page: trunks },
