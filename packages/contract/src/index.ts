@@ -40,3 +40,4 @@ export type { AutoInvoiceRow, InvoiceDetail, InvoiceRow, InvoiceSettingRow } fro
 export type { MailedReportName, ReportColumn, ReportDef, ReportName } from './endpoints/reports';
 export type { DidStateName } from './endpoints/did';
 export type { DidDashboard, PortRequestRow, PortStatus, PortalTrunkRow } from './endpoints/did-extras';
+export type { PortalBlockRow } from './endpoints/routing';

@@ -259,6 +259,16 @@ const catalogue = {
     ch: '{0} 必须是十进制数（最多 12 位整数和 6 位小数，可带负号）',
     de: '{0} muss eine Dezimalzahl sein (bis zu 12 Stellen und 6 Nachkommastellen; ein Minuszeichen ist erlaubt)',
   },
+  blockListOff: {
+    en: 'The block list is not part of your portal; ask your account manager',
+    ch: '您的门户未开通黑名单功能；请联系您的客户经理',
+    de: 'Die Sperrliste ist nicht Teil Ihres Portals; wenden Sie sich an Ihren Kundenbetreuer',
+  },
+  blockListFull: {
+    en: 'The block list holds at most {0} entries',
+    ch: '黑名单最多只能有 {0} 条',
+    de: 'Die Sperrliste fasst höchstens {0} Einträge',
+  },
   resetNotPending: {
     en: 'Only a pending balance reset can be cancelled: this one was applied or cancelled already',
     ch: '只能取消待处理的余额重置：此重置已执行或已取消',

@@ -521,6 +521,73 @@ export const blockList = crudEndpoints({
 });
 
 // ---------------------------------------------------------------------------------------------
+// The portal's own block list (client: Termination > Block List; vendor: with the block-list
+// permission): numbers the carrier does not want to send (ANI, its calls to us) or to receive
+// (DNIS, our calls to it), on all its trunks or one of them. docs/routing.md "Block lists".
+
+/** Most entries one carrier keeps. */
+export const PORTAL_BLOCKS_MAX = 5_000;
+
+export const portalBlockRow = z.object({
+  id: z.number(),
+  field: z.enum(BLOCK_FIELDS),
+  match: z.enum(BLOCK_MATCHES),
+  number: z.string(),
+  /** null: every trunk of the carrier. */
+  trunk_id: z.number().nullable(),
+  trunk_name: z.string().nullable(),
+  note: z.string(),
+  created_at: z.string(),
+});
+export type PortalBlockRow = z.output<typeof portalBlockRow>;
+
+const PORTAL_ACCESS = { kind: 'session', types: ['client', 'vendor'] } as const;
+
+export const listPortalBlocks = endpoint({
+  method: 'GET',
+  path: '/portal/block_list',
+  summary:
+    "The carrier's own block list entries (filters: field, number prefix); refused when its portal has no block list",
+  tag,
+  access: PORTAL_ACCESS,
+  query: listQuery.extend({
+    field: z.enum(BLOCK_FIELDS).optional(),
+    number: z.string().max(32).optional(),
+  }),
+  payload: paged(portalBlockRow),
+});
+
+export const createPortalBlock = endpoint({
+  method: 'POST',
+  path: '/portal/block_list',
+  summary:
+    "Block an ANI or DNIS (exact or prefix) on all the carrier's trunks or one of them; routing applies it within a second",
+  tag,
+  access: PORTAL_ACCESS,
+  body: z
+    .object({
+      field: z.enum(BLOCK_FIELDS),
+      match: z.enum(BLOCK_MATCHES).default('prefix'),
+      number: digits(32).refine((v) => v.length > 0, { message: 'required' }),
+      /** One of the carrier's own trunks; null: all of them. */
+      trunk_id: optionalId,
+      note: z.string().trim().max(200).default(''),
+    })
+    .strict(),
+  payload: objectId,
+});
+
+export const deletePortalBlock = endpoint({
+  method: 'DELETE',
+  path: '/portal/block_list/:id',
+  summary: "Remove one of the carrier's own block list entries",
+  tag,
+  access: PORTAL_ACCESS,
+  params: idParams,
+  payload: z.null(),
+});
+
+// ---------------------------------------------------------------------------------------------
 // Default failover rules and route error responses (system settings)
 
 const sipCode = z

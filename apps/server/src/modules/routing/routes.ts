@@ -1,7 +1,7 @@
 import { toMicros } from '@tandem/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services';
-import { registerBlockList } from './block-list';
+import { registerBlockList, registerPortalBlockList } from './block-list';
 import { registerDynamicRoutes } from './dynamic-routes';
 import { registerEngineRoutes } from './engine-routes';
 import { LiveState } from './live-state';
@@ -49,6 +49,7 @@ export function registerRouting(app: FastifyInstance, s: Services): CallPath {
   registerStaticRoutes(app, s);
   registerDynamicRoutes(app, s);
   registerBlockList(app, s);
+  registerPortalBlockList(app, s);
   registerRoutingSettings(app, s);
   registerRoutingWizard(app, s);
   registerEngineRoutes(app, s, engine);
