@@ -158,19 +158,22 @@ test('portal pages not built yet name themselves in the user language, with badg
   const token = await adminToken();
   const client = await createCarrierUser(token);
   await enterAs(page, client.name, client.password, HOME.client);
+  // Termination's pages are built (no badge); Products is not yet
   await page.getByTestId('menu-company').hover();
-  await expect(page.getByTestId('menu-item-block_list').locator('.menu-later')).toBeVisible();
-  await page.goto('/#/clients/termination/block_list');
-  await expect(page.getByTestId('page-title')).toHaveText('Block List');
+  await expect(page.getByTestId('menu-item-block_list')).toBeVisible();
+  await expect(page.getByTestId('menu-item-block_list').locator('.menu-later')).toHaveCount(0);
+  await expect(page.getByTestId('menu-products').locator('.menu-later')).toBeVisible();
+  await page.goto('/#/clients/management/products');
+  await expect(page.getByTestId('page-title')).toHaveText('Products');
   await expect(page.getByTestId('not-available')).toContainText('later version');
-  await expect(page).toHaveTitle('Block List - Tandem');
+  await expect(page).toHaveTitle('Products - Tandem');
 
   // In German (the agent portal's menu pages are all built; a client's is not yet).
   const ctx = await browser.newContext();
   const cp = await ctx.newPage();
   await cp.addInitScript(() => localStorage.setItem('languages', 'de'));
-  await enterAs(cp, client.name, client.password, '/clients/termination/block_list');
-  await expect(cp.getByTestId('page-title')).toHaveText('Sperrliste');
+  await enterAs(cp, client.name, client.password, '/clients/management/products');
+  await expect(cp.getByTestId('page-title')).toHaveText('Produkte');
   await expect(cp.getByTestId('not-available')).toContainText('späteren Version');
   await ctx.close();
 });

@@ -11,7 +11,7 @@ import {
   type RouteAnswer,
 } from './routing-fixtures';
 
-/** The portal's own block list (docs/routing.md "Block lists"): tenancy, rules, and the route API obeying it. */
+/** The portal's own block list (docs/routing-extras.md "The carriers' own block lists"): tenancy, rules, and the route API obeying it. */
 let h: Harness;
 let admin: string;
 let key: string;

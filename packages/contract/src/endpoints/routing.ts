@@ -523,7 +523,7 @@ export const blockList = crudEndpoints({
 // ---------------------------------------------------------------------------------------------
 // The portal's own block list (client: Termination > Block List; vendor: with the block-list
 // permission): numbers the carrier does not want to send (ANI, its calls to us) or to receive
-// (DNIS, our calls to it), on all its trunks or one of them. docs/routing.md "Block lists".
+// (DNIS, our calls to it), on all its trunks or one of them. docs/routing-extras.md "The carriers' own block lists".
 
 /** Most entries one carrier keeps. */
 export const PORTAL_BLOCKS_MAX = 5_000;

@@ -1,6 +1,17 @@
 import { registerTranslations } from '../../i18n/register';
 
 const en = {
+  portalBlockHint:
+    'Numbers you block yourself, on all your trunks or one: an ANI (caller number) you do not want to send us is refused; a DNIS you do not want to receive is never sent to you. It applies within a second.',
+  portalBlockHintVendor:
+    'Numbers you do not want to receive, on all your trunks or one: calls to a blocked DNIS (or from a blocked ANI) are not sent to you. It applies within a second.',
+  portalAllTrunks: 'All my trunks',
+  portalBlockAdd: 'Block',
+  portalBlockAdded: '{{number}} is blocked',
+  portalBlockRemove: 'Remove',
+  portalBlockRemoveConfirm: 'Remove the block on {{number}}?',
+  portalBlockRemoved: 'The block on {{number}} was removed',
+  portalNumberRequired: 'Enter the number (digits only)',
   plans: 'Routing Plans',
   newPlan: 'New Routing Plan',
   editPlan: 'Edit Routing Plan',
@@ -349,6 +360,17 @@ const en = {
 };
 
 const de: typeof en = {
+  portalBlockHint:
+    'Nummern, die Sie selbst sperren, auf allen Ihren Trunks oder einem: eine ANI (Rufnummer des Anrufers), die Sie nicht an uns senden wollen, wird abgewiesen; eine DNIS, die Sie nicht erhalten wollen, wird Ihnen nie gesendet. Die Sperre gilt innerhalb einer Sekunde.',
+  portalBlockHintVendor:
+    'Nummern, die Sie nicht erhalten wollen, auf allen Ihren Trunks oder einem: Anrufe an eine gesperrte DNIS (oder von einer gesperrten ANI) werden Ihnen nicht gesendet. Die Sperre gilt innerhalb einer Sekunde.',
+  portalAllTrunks: 'Alle meine Trunks',
+  portalBlockAdd: 'Sperren',
+  portalBlockAdded: '{{number}} ist gesperrt',
+  portalBlockRemove: 'Entfernen',
+  portalBlockRemoveConfirm: 'Die Sperre von {{number}} entfernen?',
+  portalBlockRemoved: 'Die Sperre von {{number}} wurde entfernt',
+  portalNumberRequired: 'Nummer eingeben (nur Ziffern)',
   plans: 'Routing-Pläne',
   newPlan: 'Neuer Routing-Plan',
   editPlan: 'Routing-Plan bearbeiten',
@@ -704,6 +726,17 @@ const de: typeof en = {
 };
 
 const ch: typeof en = {
+  portalBlockHint:
+    '您自行屏蔽的号码，可作用于您的全部中继或其中一条：您不想发送给我们的主叫号码（ANI）将被拒绝；您不想接收的被叫号码（DNIS）将不会发送给您。一秒内生效。',
+  portalBlockHintVendor:
+    '您不想接收的号码，可作用于您的全部中继或其中一条：发往被屏蔽 DNIS（或来自被屏蔽 ANI）的呼叫不会发送给您。一秒内生效。',
+  portalAllTrunks: '我的全部中继',
+  portalBlockAdd: '屏蔽',
+  portalBlockAdded: '{{number}} 已屏蔽',
+  portalBlockRemove: '删除',
+  portalBlockRemoveConfirm: '删除对 {{number}} 的屏蔽？',
+  portalBlockRemoved: '对 {{number}} 的屏蔽已删除',
+  portalNumberRequired: '请输入号码（仅限数字）',
   plans: '路由计划',
   newPlan: '新建路由计划',
   editPlan: '编辑路由计划',

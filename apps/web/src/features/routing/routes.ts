@@ -16,6 +16,7 @@ const qos = lazy(() => import('./QosParametersPage'));
 const override = lazy(() => import('./OverridePage'));
 const blockList = lazy(() => import('./BlockListPage'));
 const blockEdit = lazy(() => import('./BlockListEditPage'));
+const portalBlocks = lazy(() => import('./PortalBlockListPage'));
 const failover = lazy(() => import('./DefaultFailoverPage'));
 const errorResponse = lazy(() => import('./DefaultErrorResponsePage'));
 const wizard = lazy(() => import('./WizardPage'));
@@ -59,6 +60,8 @@ export const routingRoutes: RouteDef[] = [
   { path: '/routing/block_list', title: 'routing.blockList', page: blockList },
   { path: '/routing/block_list/new', title: 'routing.newBlock', page: blockEdit },
   { path: '/routing/block_list/edit/:id', title: 'routing.editBlock', page: blockEdit },
+  // the client and vendor portal's own block list
+  { path: '/clients/termination/block_list', title: 'routing.blockList', page: portalBlocks },
   { path: '/routing/wizard', title: 'routing.wizard', page: wizard },
   { path: '/routing/wizard/new', title: 'routing.wizard', page: wizard },
   { path: '/configuration/default_failover_rule', title: 'routing.defaultFailover', page: failover },
