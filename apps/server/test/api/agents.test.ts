@@ -28,6 +28,7 @@ let h: Harness;
 let admin: string;
 const db = () => h.built.services.db;
 const carriers: Record<string, number> = {};
+const carrierTokens: Record<string, string> = {};
 
 /** One answered call of a client on a day, as the ingest (or a rerate) leaves it in the summaries. */
 const call = (client: number, at: string, revenue: string, cost: string): SummaryCdr => ({
@@ -82,8 +83,11 @@ beforeAll(async () => {
   // The hourly commission slot would compute up to the real now; these tests pick their own "now".
   await holdRecurringJob(h, 'agents.commission');
   admin = await h.setupAdmin();
-  for (const n of ['Alpha', 'Bravo', 'Charlie', 'Delta'])
-    carriers[n] = (await makeCarrierUser(h, admin, n)).clientId;
+  for (const n of ['Alpha', 'Bravo', 'Charlie', 'Delta']) {
+    const u = await makeCarrierUser(h, admin, n);
+    carriers[n] = u.clientId;
+    carrierTokens[n] = u.token;
+  }
   weekly = await createAgent(
     agentBody('Weekly', {
       commission_method: 'revenue',
@@ -523,17 +527,37 @@ describe('agent portal: invoices, payments, transactions and products of its own
     expect(names).toEqual(['Agents Public', 'Weekly Private']);
     const rates = ok(
       await get<{ items: { code: string; rate: string }[]; total: number; name: string }>(
-        `/api/agent_portal/rate_tables/${tables.mine}/rates`,
+        `/api/portal/rate_tables/${tables.mine}/rates`,
       ),
     );
     expect(rates).toMatchObject({ total: 1, name: 'Weekly AZ' });
     expect(rates.items[0]).toMatchObject({ code: '44' });
-    ok(await get(`/api/agent_portal/rate_tables/${tables.pub}/rates`));
-    notVisible(await get(`/api/agent_portal/rate_tables/${tables.theirs}/rates`));
-    notVisible(await get(`/api/agent_portal/rate_tables/${tables.none}/rates`));
-    notVisible(await get(`/api/agent_portal/rate_tables/999999/rates`));
-    // Not a call for clients or admins.
-    denied(await get(`/api/agent_portal/rate_tables/${tables.pub}/rates`, admin));
+    ok(await get(`/api/portal/rate_tables/${tables.pub}/rates`));
+    notVisible(await get(`/api/portal/rate_tables/${tables.theirs}/rates`));
+    notVisible(await get(`/api/portal/rate_tables/${tables.none}/rates`));
+    notVisible(await get(`/api/portal/rate_tables/999999/rates`));
+    // A client reads the rates of the public products and of those assigned to its carrier (the
+    // client portal's Products > View Rates), no other; not a call for admins.
+    const alpha = carrierTokens.Alpha!;
+    const forAlpha = ok(
+      await get<{ items: { name: string; carrier_ids: number[]; routing_plan_id: number | null }[] }>(
+        '/api/product/list?per_page=100',
+        alpha,
+      ),
+    ).items;
+    expect(forAlpha.map((p) => p.name)).toEqual(['Agents Public', 'Alpha Private']);
+    // not who else has it, nor how it is routed
+    expect(forAlpha.map((p) => [p.carrier_ids, p.routing_plan_id])).toEqual([
+      [[], null],
+      [[], null],
+    ]);
+    expect(ok(await get<{ name: string }>(`/api/portal/rate_tables/${tables.none}/rates`, alpha)).name).toBe(
+      'Unsold AZ',
+    );
+    ok(await get(`/api/portal/rate_tables/${tables.pub}/rates`, alpha));
+    notVisible(await get(`/api/portal/rate_tables/${tables.mine}/rates`, alpha));
+    notVisible(await get(`/api/portal/rate_tables/${tables.none}/rates`, carrierTokens.Bravo!));
+    denied(await get(`/api/portal/rate_tables/${tables.pub}/rates`, admin));
     // The product writes stay admin-only.
     denied(
       await h.call('POST', '/api/product/create', {

@@ -382,11 +382,11 @@ export const portalUpdateClient = endpoint({
 
 export const portalRates = endpoint({
   method: 'GET',
-  path: '/agent_portal/rate_tables/:id/rates',
+  path: '/portal/rate_tables/:id/rates',
   summary:
-    "The rates of a product's rate table the agent may sell (agent portal > Products > View Rates); not found for any other table",
+    "The rates of a product's rate table the caller may see (agent portal and client portal > Products > View Rates): a public product's, or one assigned to the agent or to the client's carrier; not found for any other table",
   tag: TAG,
-  access: { kind: 'session', types: AGENT_PORTAL },
+  access: { kind: 'session', types: ['agent', 'client'] },
   params: idParams,
   query: listQuery.extend(rateFilters.shape),
   payload: paged(rateRow).extend({ decimal_places: z.number(), name: z.string() }),

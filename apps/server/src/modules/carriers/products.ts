@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection';
 import { likeContains } from '../../db/paging';
 import type { Actor } from '../../http/context';
-import type { CrudTable } from '../../http/crud';
+import { serializeRow, type CrudTable } from '../../http/crud';
 import { invalidField } from '../../http/errors';
 import type { Services } from '../../services';
 
@@ -88,6 +88,18 @@ export function productTable(s: Services): CrudTable<typeof api.carriers.product
       return r;
     },
     scope: (qb, actor) => (actor.type === 'admin' ? qb : qb.where(productVisible(actor))),
+    // A portal user sees what it may buy or sell, not who else has it or how it is routed.
+    toRow: (r, actor) =>
+      actor.type === 'admin'
+        ? serializeRow(r)
+        : {
+            ...serializeRow(r),
+            carrier_ids: [],
+            agent_ids: [],
+            routing_plan_id: null,
+            routing_plan_name: null,
+            trunk_count: 0,
+          },
     unique: [{ column: 'name', field: 'name' }],
     toColumns: (b) => {
       const { carrier_ids: _c, agent_ids: _a, ...rest } = b;

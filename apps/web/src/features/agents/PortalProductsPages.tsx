@@ -1,7 +1,7 @@
 import { api } from '@tandem/contract';
 import { Input, Space, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import type { z } from 'zod';
 import { useApi } from '../../api/queries';
 import { useListState } from '../rates/useListState';
@@ -11,9 +11,27 @@ import './i18n';
 type Product = z.output<typeof api.carriers.productRow>;
 type RateRow = api.rates.RateRow;
 
-/** Agent portal > Products: the products the agent may sell (public, or assigned to it). */
+/** The client portal's pages (their paths, spec 02) or the agent portal's. */
+function usePortal() {
+  const client = useLocation().pathname.startsWith('/clients/');
+  return {
+    client,
+    products: client ? '/clients/management/products' : '/agents/management/products',
+    ratesOf: (p: Product) =>
+      client
+        ? `/clients/termination/view_rates/${p.id}`
+        : `/agents/management/products/view_rates/${encodeURIComponent(p.rate_table_name ?? '')}/${p.rate_table_id}`,
+  };
+}
+
+/**
+ * Products: in the agent portal the products the agent may sell (public, or assigned to it); in the
+ * client portal those the carrier may buy (public, or assigned to its carrier). The server scopes
+ * both lists and the rates behind them.
+ */
 export function PortalProductsPage() {
   const { t } = useTranslation();
+  const portal = usePortal();
   const ls = useListState({ orderBy: 'name' });
   const list = useApi(api.carriers.product.list, {
     query: {
@@ -61,10 +79,7 @@ export function PortalProductsPage() {
             title: '',
             render: (_, r) =>
               r.rate_table_name && (
-                <Link
-                  to={`/agents/management/products/view_rates/${encodeURIComponent(r.rate_table_name)}/${r.rate_table_id}`}
-                  data-testid="view-rates"
-                >
+                <Link to={portal.ratesOf(r)} data-testid="view-rates">
                   {t('agents.viewRates')}
                 </Link>
               ),
@@ -75,32 +90,47 @@ export function PortalProductsPage() {
   );
 }
 
-/** Products > View Rates: the rates of a product's rate table (only of a product the agent may sell). */
+/**
+ * Products > View Rates: the rates of a product's rate table (only of a product the caller may see).
+ * The agent portal's address names the rate table; the client portal's the product (spec 02:
+ * `view_rates/{product_id}`), whose table is read from the caller's own product list.
+ */
 export function PortalRatesPage() {
   const { t } = useTranslation();
   const params = useParams();
-  const id = Number(params.rate_table_id);
+  const portal = usePortal();
+  const product = useApi(
+    api.carriers.product.get,
+    { params: { id: Number(params.product_id) } },
+    { enabled: portal.client },
+  );
+  const id = portal.client ? (product.data?.rate_table_id ?? 0) : Number(params.rate_table_id);
   const ls = useListState({ orderBy: 'code' });
   const f = ls.filters;
-  const list = useApi(api.agents.portalRates, {
-    params: { id },
-    query: {
-      page: ls.query.page,
-      per_page: ls.query.per_page,
-      order_by: ls.query.order_by,
-      order_dir: ls.query.order_dir,
-      ...(f.code ? { code: f.code } : {}),
-      ...(f.country ? { country: f.country } : {}),
-      state: 'current',
-    } as never,
-  });
+  const list = useApi(
+    api.agents.portalRates,
+    {
+      params: { id },
+      query: {
+        page: ls.query.page,
+        per_page: ls.query.per_page,
+        order_by: ls.query.order_by,
+        order_dir: ls.query.order_dir,
+        ...(f.code ? { code: f.code } : {}),
+        ...(f.country ? { country: f.country } : {}),
+        state: 'current',
+      } as never,
+    },
+    { enabled: id > 0 },
+  );
   return (
     <div>
       <div className="page-head">
         <h1>
-          {t('agents.viewRates')}: {list.data?.name ?? params.rate_table_name}
+          {t('agents.viewRates')}:{' '}
+          {portal.client ? (product.data?.name ?? '') : (list.data?.name ?? params.rate_table_name)}
         </h1>
-        <Link to="/agents/management/products">{t('agents.products')}</Link>
+        <Link to={portal.products}>{t('agents.products')}</Link>
       </div>
       <Space style={{ marginBottom: 12 }} wrap>
         <Input.Search

@@ -59,4 +59,7 @@ export const agentRoutes: RouteDef[] = [
     title: 'agents.viewRates',
     page: portalRates,
   },
+  // the client portal's products (those its carrier may buy) and their rates, by product (spec 02)
+  { path: '/clients/management/products', title: 'agents.products', page: portalProducts },
+  { path: '/clients/termination/view_rates/:product_id', title: 'agents.viewRates', page: portalRates },
 ];

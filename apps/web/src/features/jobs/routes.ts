@@ -1,8 +1,14 @@
 import { lazy } from 'react';
 import type { RouteDef } from '../../app/routes';
 
-/** Log > Scheduler Log and Log > Export Log (background jobs and their files). */
+const exportLog = lazy(() => import('./ExportLogPage'));
+
+/**
+ * Log > Scheduler Log and Log > Export Log (background jobs and their files); the client portal's
+ * Rate Export Log is the same page over the carrier's own exports (the server scopes them).
+ */
 export const jobRoutes: RouteDef[] = [
   { path: '/log/scheduler_log', title: 'jobs.schedulerLog', page: lazy(() => import('./SchedulerLogPage')) },
-  { path: '/log/export_log', title: 'jobs.exportLog', page: lazy(() => import('./ExportLogPage')) },
+  { path: '/log/export_log', title: 'jobs.exportLog', page: exportLog },
+  { path: '/clients/termination/rate_export_log', title: 'jobs.exportLog', page: exportLog },
 ];
