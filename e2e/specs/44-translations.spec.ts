@@ -33,6 +33,7 @@ interface Ids {
   clientName: string;
   agent: number;
   dynamicRoute: number;
+  product: number;
 }
 
 /** Sample values of the route parameters; a path-specific one first. */
@@ -81,6 +82,8 @@ function sample(route: string, param: string, ids: Ids): string | undefined {
       rate_table_name: ids.rateTableName,
       rate_table_id: String(ids.rateTable),
     },
+    // The same product, which the client may buy too (beforeAll).
+    '/clients/termination/view_rates/:product_id': { product_id: String(ids.product) },
   };
   const general: Record<string, string> = {
     id: '1',
@@ -200,7 +203,7 @@ test.beforeAll(async () => {
   const client = await createCarrierUser(token);
   const vendorUser = await createCarrierUser(token, { client_type: 'vendor' });
   const agent = await createAgent(token);
-  // A product the agent may sell, so its portal's View Rates shows a rate table.
+  // A product the agent may sell and the client buy, so both portals' View Rates show a rate table.
   const plan = await call(api.routing.routingPlan.create, { token, body: { name: unique('i18n_plan') } });
   const dynamicRoute = await call(api.routing.dynamicRoute.create, {
     token,
@@ -212,16 +215,19 @@ test.beforeAll(async () => {
     body: { trunk_id: vendor.trunkId },
   });
   const product = unique('i18n_product');
-  await call(api.carriers.product.create, {
-    token,
-    body: {
-      name: product,
-      rate_table_id: rt.id,
-      routing_plan_id: plan.object_id,
-      scope: 'private',
-      agent_ids: [agent.agentId],
-    } as never,
-  });
+  const productId = (
+    await call(api.carriers.product.create, {
+      token,
+      body: {
+        name: product,
+        rate_table_id: rt.id,
+        routing_plan_id: plan.object_id,
+        scope: 'private',
+        agent_ids: [agent.agentId],
+        carrier_ids: [client.clientId],
+      } as never,
+    })
+  ).object_id;
   ids = {
     rateTable: rt.id,
     rateTableName: rt.name,
@@ -231,6 +237,7 @@ test.beforeAll(async () => {
     clientName: client.carrierName,
     agent: agent.agentId,
     dynamicRoute: dynamicRoute.object_id,
+    product: productId,
   };
   const data = [
     rt.name,

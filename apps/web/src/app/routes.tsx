@@ -131,6 +131,11 @@ export const ROUTES: RouteDef[] = [
     page: p(() => import('../features/system/SigninHistoryPage')),
   },
   {
+    path: '/configuration/login_content',
+    title: 'system.loginContent',
+    page: p(() => import('../features/system/LoginContentPage')),
+  },
+  {
     path: '/log/retrieve_password_log',
     title: 'system.retrievePasswordLog',
     page: p(() => import('../features/system/RetrievePasswordLogPage')),

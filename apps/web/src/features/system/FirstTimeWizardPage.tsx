@@ -1,12 +1,13 @@
 import { api } from '@tandem/contract';
-import { Button, Card, Form, Input, InputNumber, Select, Space, Steps, Switch, Upload } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Select, Space, Steps, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { call, upload } from '../../api/client';
+import { call } from '../../api/client';
 import { useApi } from '../../api/queries';
 import { useFeedback } from '../../app/feedback';
 import { useSession } from '../../app/session';
+import { BrandingImages } from './BrandingImages';
 
 const OFFSETS = api.carriers.TIME_ZONES.map((z) => ({ value: z, label: api.carriers.timeZoneLabel(z) }));
 
@@ -30,19 +31,6 @@ export default function FirstTimeWizardPage() {
     await reload();
     setStep(1);
   };
-  const uploadImage = async (entity: 'logo' | 'favicon' | 'background', file: File) => {
-    const fd = new FormData();
-    fd.append('entity', entity);
-    fd.append('format', file.name.split('.').pop()!.toLowerCase());
-    fd.append('file', file);
-    const { object_id } = await upload(api.config.importFile.path, fd);
-    const key =
-      entity === 'logo' ? 'logo_image_id' : entity === 'favicon' ? 'favicon_id' : 'background_image_id';
-    await call(api.config.patchLoginBranding, { body: { [key]: object_id } }, { errorMode: 'inline' });
-    await branding.refetch();
-    flash(t('upload.importedSuccessfully'));
-  };
-
   return (
     <Card
       title={<h1 style={{ fontSize: 20, margin: 0 }}>{t('system.wizardTitle')}</h1>}
@@ -87,28 +75,7 @@ export default function FirstTimeWizardPage() {
       )}
       {step === 1 && (
         <Space direction="vertical" size="large">
-          {(['logo', 'favicon', 'background'] as const).map((entity) => (
-            <Space key={entity}>
-              <span style={{ width: 140, display: 'inline-block' }}>{t(`system.${entity}`)}</span>
-              <Upload
-                accept=".png,.jpg,.jpeg,.svg,.ico"
-                showUploadList={false}
-                beforeUpload={(f) => {
-                  void uploadImage(entity, f);
-                  return false;
-                }}
-              >
-                <Button data-testid={`wizard-upload-${entity}`}>{t('upload.start')}</Button>
-              </Upload>
-              {entity === 'logo' && branding.data?.logo_image_id && (
-                <img
-                  src={`/api/config/export/public/${branding.data.logo_image_id}`}
-                  alt=""
-                  style={{ height: 32 }}
-                />
-              )}
-            </Space>
-          ))}
+          <BrandingImages branding={branding.data} onChanged={() => branding.refetch()} testPrefix="wizard" />
           <Button type="primary" onClick={() => setStep(2)}>
             {t('common.next')}
           </Button>
