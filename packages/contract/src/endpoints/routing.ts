@@ -496,22 +496,26 @@ export const blockListRow = z.object({
   note: z.string(),
   created_at: z.string(),
 });
+/**
+ * A block list entry as written: the operator's (trunk_id null: global, every ingress call) and a
+ * carrier's own in its portal (trunk_id null: all its trunks).
+ */
+export const blockEntry = z
+  .object({
+    field: z.enum(BLOCK_FIELDS),
+    match: z.enum(BLOCK_MATCHES).default('prefix'),
+    number: digits(32).refine((v) => v.length > 0, { message: 'required' }),
+    trunk_id: optionalId,
+    note: z.string().trim().max(200).default(''),
+  })
+  .strict();
 export const blockList = crudEndpoints({
   base: '/routing/block_list',
   tag,
   func: BLOCK_LIST_FUNC,
   name: 'block list entry',
   row: blockListRow,
-  create: z
-    .object({
-      field: z.enum(BLOCK_FIELDS),
-      match: z.enum(BLOCK_MATCHES).default('prefix'),
-      number: digits(32).refine((v) => v.length > 0, { message: 'required' }),
-      /** null: global (every ingress call). */
-      trunk_id: optionalId,
-      note: z.string().trim().max(200).default(''),
-    })
-    .strict(),
+  create: blockEntry,
   filters: {
     field: z.enum(BLOCK_FIELDS).optional(),
     number: z.string().max(32).optional(),
@@ -564,16 +568,7 @@ export const createPortalBlock = endpoint({
     "Block an ANI or DNIS (exact or prefix) on all the carrier's trunks or one of them; routing applies it within a second",
   tag,
   access: PORTAL_ACCESS,
-  body: z
-    .object({
-      field: z.enum(BLOCK_FIELDS),
-      match: z.enum(BLOCK_MATCHES).default('prefix'),
-      number: digits(32).refine((v) => v.length > 0, { message: 'required' }),
-      /** One of the carrier's own trunks; null: all of them. */
-      trunk_id: optionalId,
-      note: z.string().trim().max(200).default(''),
-    })
-    .strict(),
+  body: blockEntry,
   payload: objectId,
 });
 

@@ -19,22 +19,7 @@ export function registerBlockList(app: FastifyInstance, s: Services): void {
     id: 'id',
     entity: 'block_list',
     label: 'Block List',
-    select: (db) =>
-      db
-        .selectFrom('block_list as b')
-        .leftJoin('trunks as t', 't.trunk_id', 'b.trunk_id')
-        .select([
-          'b.id',
-          'b.field',
-          'b.match',
-          'b.number',
-          'b.trunk_id',
-          't.name as trunk_name',
-          't.direction as trunk_direction',
-          'b.note',
-          'b.created_at',
-        ])
-        .where('b.carrier_id', 'is', null),
+    select: (db) => blockRows(db).select('t.direction as trunk_direction').where('b.carrier_id', 'is', null),
     selectId: 'b.id',
     sortable: {
       number: 'b.number',
@@ -97,20 +82,7 @@ export function registerPortalBlockList(app: FastifyInstance, s: Services): void
   implement(app, s, r.listPortalBlocks, async (ctx) => {
     const carrier = await blockListCarrier(s.db, actorOf(ctx));
     const q = ctx.query;
-    let qb = s.db
-      .selectFrom('block_list as b')
-      .leftJoin('trunks as t', 't.trunk_id', 'b.trunk_id')
-      .select([
-        'b.id',
-        'b.field',
-        'b.match',
-        'b.number',
-        'b.trunk_id',
-        't.name as trunk_name',
-        'b.note',
-        'b.created_at',
-      ])
-      .where('b.carrier_id', '=', carrier);
+    let qb = blockRows(s.db).where('b.carrier_id', '=', carrier);
     if (q.field) qb = qb.where('b.field', '=', q.field);
     if (q.number) qb = qb.where('b.number', 'like', `${q.number.replace(/[\\%_]/g, '')}%`);
     const page = await pageOf(
@@ -220,4 +192,21 @@ async function blockListCarrier(db: Db, actor: Actor): Promise<number> {
       : c.is_panel_block_list);
   if (!allowed || id === null) throw new AppError(ErrorCode.forbidden, 'blockListOff', [], 403);
   return id;
+}
+
+/** The entries with their trunk's name: the operator's list and a carrier's own read them alike. */
+function blockRows(db: Db) {
+  return db
+    .selectFrom('block_list as b')
+    .leftJoin('trunks as t', 't.trunk_id', 'b.trunk_id')
+    .select([
+      'b.id',
+      'b.field',
+      'b.match',
+      'b.number',
+      'b.trunk_id',
+      't.name as trunk_name',
+      'b.note',
+      'b.created_at',
+    ]);
 }
