@@ -130,6 +130,7 @@ export async function seedDemoData(
 
     if (data.rates) await ensureRates(trx, data.rates, now, audit);
     if (data.routing) await ensureRouting(trx, data.routing, now, audit);
+    if (data.rates && data.routing) await ensureProduct(trx, data.routing, now, audit);
 
     for (const sw of data.switches) {
       let row = await trx
@@ -480,6 +481,45 @@ async function ensureRouting(trx: Db, def: DemoRouting, now: Date, audit: Audit)
       .execute();
     await audit(trx, 'trunk_routing_plan', t.trunk_id, { routing_plan: def.plan.name });
   }
+}
+
+/**
+ * A public product at the demo customer's rates over the demo routing plan, so the client and agent
+ * portals' Products (and View Rates) show what a carrier can buy and an agent sell.
+ */
+async function ensureProduct(trx: Db, def: DemoRouting, now: Date, audit: Audit): Promise<void> {
+  const name = 'Demo Global Termination';
+  const found = await trx
+    .selectFrom('products')
+    .select('id')
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .executeTakeFirst();
+  if (found) return;
+  const trunk = await trx
+    .selectFrom('trunks')
+    .select(['rate_table_id', 'routing_plan_id'])
+    .where(
+      sql<string>`lower(name)`,
+      'in',
+      def.ingress_trunks.map((n) => n.toLowerCase()),
+    )
+    .where('rate_table_id', 'is not', null)
+    .where('routing_plan_id', 'is not', null)
+    .executeTakeFirst();
+  if (!trunk) return;
+  const row = await trx
+    .insertInto('products')
+    .values({
+      name,
+      rate_table_id: trunk.rate_table_id,
+      routing_plan_id: trunk.routing_plan_id,
+      description: 'Worldwide termination, least-cost routed over the demo vendors',
+      scope: 'public',
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await audit(trx, 'product', row.id, { name, scope: 'public' });
 }
 
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);

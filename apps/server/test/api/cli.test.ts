@@ -222,6 +222,23 @@ describe('tandem seed-demo', () => {
     // the credential table lists every login with its password
     for (const c of second)
       expect(lines.some((l) => l.includes(c.name) && l.includes(c.password))).toBe(true);
+    // (signed in last: a sign-in is a row the counts above would see)
+    // a public product at the demo customer's rates: the client and agent portals' Products
+    const demoClient = await h.signIn('demo_client', 'Demo#Client26');
+    const products = (
+      await h.call<{ items: { name: string; rate_table_id: number }[] }>('GET', '/api/product/list', {
+        token: demoClient,
+      })
+    ).body.payload!.items;
+    expect(products.map((p) => p.name)).toEqual(['Demo Global Termination']);
+    const rates = await h.call<{ total: number }>(
+      'GET',
+      `/api/portal/rate_tables/${products[0]!.rate_table_id}/rates`,
+      {
+        token: demoClient,
+      },
+    );
+    expect(rates.body.payload!.total).toBeGreaterThan(100);
   }, 420_000);
 
   it('gives each demo login a working portal with living data', async () => {

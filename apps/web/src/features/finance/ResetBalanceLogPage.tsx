@@ -1,5 +1,5 @@
 import { api, type ResetRow } from '@tandem/contract';
-import { Button, DatePicker, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useApi, useApiMutation } from '../../api/queries';
@@ -74,41 +74,43 @@ export default function ResetBalanceLogPage() {
       <div className="page-head">
         <h1>{t('finance.resetBalanceLog')}</h1>
       </div>
-      <Form<Values>
-        form={form}
-        layout="inline"
-        style={{ rowGap: 8, marginBottom: 16 }}
-        initialValues={{ balance: '', note: '' }}
-        onFinish={(v) => void submit(v)}
-        data-testid="reset-form"
-      >
-        <Form.Item name="client_id" rules={[{ required: true, message: t('finance.selectCarrier') }]}>
-          <CarrierSelect onChange={(v) => form.setFieldValue('client_id', v)} testId="reset-carrier" />
-        </Form.Item>
-        <Form.Item name="balance" rules={[{ required: true, message: t('finance.balanceRequired') }]}>
-          <Input
-            placeholder={t('finance.newBalance')}
-            style={{ width: 140 }}
-            inputMode="decimal"
-            data-testid="reset-balance"
-          />
-        </Form.Item>
-        <Form.Item name="run_at">
-          <DatePicker
-            showTime={{ format: 'HH:mm' }}
-            format="YYYY-MM-DD HH:mm"
-            placeholder={t('finance.runAtNow')}
-            style={{ width: 200 }}
-            data-testid="reset-run-at"
-          />
-        </Form.Item>
-        <Form.Item name="note">
-          <Input placeholder={t('finance.note')} style={{ width: 220 }} data-testid="reset-note" />
-        </Form.Item>
-        <Button type="primary" danger htmlType="submit" loading={create.isPending} data-testid="reset-save">
-          {t('finance.resetBalance')}
-        </Button>
-      </Form>
+      <Card size="small" title={t('finance.resetBalance')} style={{ marginBottom: 16 }}>
+        <Form<Values>
+          form={form}
+          layout="inline"
+          style={{ rowGap: 8 }}
+          initialValues={{ balance: '', note: '' }}
+          onFinish={(v) => void submit(v)}
+          data-testid="reset-form"
+        >
+          <Form.Item name="client_id" rules={[{ required: true, message: t('finance.selectCarrier') }]}>
+            <CarrierSelect onChange={(v) => form.setFieldValue('client_id', v)} testId="reset-carrier" />
+          </Form.Item>
+          <Form.Item name="balance" rules={[{ required: true, message: t('finance.balanceRequired') }]}>
+            <Input
+              placeholder={t('finance.newBalance')}
+              style={{ width: 140 }}
+              inputMode="decimal"
+              data-testid="reset-balance"
+            />
+          </Form.Item>
+          <Form.Item name="run_at">
+            <DatePicker
+              showTime={{ format: 'HH:mm' }}
+              format="YYYY-MM-DD HH:mm"
+              placeholder={t('finance.runAtNow')}
+              style={{ width: 200 }}
+              data-testid="reset-run-at"
+            />
+          </Form.Item>
+          <Form.Item name="note">
+            <Input placeholder={t('finance.note')} style={{ width: 220 }} data-testid="reset-note" />
+          </Form.Item>
+          <Button type="primary" danger htmlType="submit" loading={create.isPending} data-testid="reset-save">
+            {t('finance.resetBalance')}
+          </Button>
+        </Form>
+      </Card>
       <Space wrap style={{ marginBottom: 12 }}>
         <CarrierSelect
           value={f.client_id ? Number(f.client_id) : undefined}

@@ -45,7 +45,7 @@ export default function LoginContentPage() {
                   <Input maxLength={200} data-testid="login-content-title" />
                 </Form.Item>
                 <Form.Item name="content" label={t('system.loginText')} extra={t('system.loginTextHelp')}>
-                  <Input.TextArea rows={5} maxLength={5000} showCount data-testid="login-content-text" />
+                  <Input.TextArea rows={5} maxLength={5000} data-testid="login-content-text" />
                 </Form.Item>
                 <Button type="primary" htmlType="submit" data-testid="login-content-save">
                   {t('common.save')}
