@@ -144,4 +144,13 @@ test('a file with a malformed row is refused naming row and field; the upload lo
   await expect(table.locator('tr.ant-table-row').first()).toContainText('line 3, end_time');
   await expect(table).toContainText('calls-again.csv');
   await expect(table).toContainText('calls.csv');
+
+  // Log > Import Log: every import in one list, this one failed, with a link to its own log
+  await page.goto('/#/log/import_log');
+  await expect(page.locator('h1')).toHaveText('Import Log');
+  const row = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: 'bad.csv' }).first();
+  await expect(row).toContainText('CDRs');
+  await expect(row).toContainText('Failed');
+  await row.getByTestId('import-details').click();
+  await expectPath(page, '/log/cdr_upload_log');
 });

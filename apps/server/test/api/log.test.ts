@@ -367,21 +367,18 @@ describe('in-progress work the frame counts: imports, DID uploads, rate imports'
   it('sets up rows of today and yesterday', async () => {
     const db = h.built.services.db;
     const yesterday = new Date(todayStart().getTime() - DAY / 2);
+    // a CDR file refused for a malformed row (its job never made): failed, with its problem counted
     await db
-      .insertInto('import_log')
-      .values([
-        { user_name: 'admin', entity: 'rate', file_name: 'rates.csv' },
-        {
-          user_name: 'admin',
-          entity: 'rate',
-          file_name: 'done.csv',
-          status: 'finished',
-          finished_time: new Date(),
-          total_rows: 10,
-          error_rows: 1,
-        },
-        { user_name: 'admin', entity: 'rate', file_name: 'stale.csv', upload_time: yesterday },
-      ])
+      .insertInto('cdr_uploads')
+      .values({
+        file_name: 'cdrs.csv',
+        size: 100,
+        kind: 'csv',
+        refused: true,
+        problems: JSON.stringify([{ row: 2, field: 'end_time' }]),
+        user_name: 'admin',
+        created_at: yesterday,
+      })
       .execute();
     await db
       .insertInto('did_upload_tasks')
@@ -406,27 +403,48 @@ describe('in-progress work the frame counts: imports, DID uploads, rate imports'
     return `${from}=${encodeURIComponent(a.toISOString())}&${to}=${encodeURIComponent(new Date(a.getTime() + DAY).toISOString())}`;
   };
 
-  it('GET /log/import: status in progress, upload_time range today', async () => {
+  it('GET /log/import: every import (rate tables, DID numbers, CDRs) with one status; in progress today', async () => {
+    type Row = {
+      key: string;
+      entity: string;
+      file_name: string;
+      status: string;
+      finished_time: string | null;
+      error_rows: number;
+    };
     const p = ok(
-      await h.call<Paged<{ file_name: string; status: string; finished_time: string | null }>>(
+      await h.call<Paged<Row>>(
         'GET',
         `/api/log/import?status=in%20progress&${range('upload_time_from', 'upload_time_to')}&per_page=10`,
         { token: logReader.token },
       ),
     );
-    expect(p.items.map((r) => r.file_name)).toEqual(['rates.csv']);
-    expect(p.total).toBe(1);
-    const all = ok(
-      await h.call<
-        Paged<{ file_name: string; finished_time: string | null; total_rows: number; error_rows: number }>
-      >('GET', '/api/log/import?per_page=10', { token: admin }),
-    );
-    expect(all.total).toBe(3);
-    expect(all.items.find((r) => r.file_name === 'done.csv')).toMatchObject({
-      total_rows: 10,
+    expect(p.items.map((r) => [r.entity, r.file_name]).sort()).toEqual([
+      ['did', 'dids.csv'],
+      ['rate_table', 'r1.csv'],
+    ]);
+    expect(p.total).toBe(2);
+    const all = ok(await h.call<Paged<Row>>('GET', '/api/log/import?per_page=20', { token: admin }));
+    expect(all.total).toBe(7);
+    expect(all.items.find((r) => r.entity === 'cdr')).toMatchObject({
+      file_name: 'cdrs.csv',
+      status: 'failed',
       error_rows: 1,
     });
-    expect(all.items.find((r) => r.file_name === 'rates.csv')!.finished_time).toBeNull();
+    const status = Object.fromEntries(all.items.map((r) => [r.file_name, r.status]));
+    expect(status).toMatchObject({
+      'r2.csv': 'finished',
+      'dids-done.csv': 'finished',
+      'r0.csv': 'in progress',
+      'dids-old.csv': 'in progress',
+    });
+    expect(new Set(all.items.map((r) => r.key)).size).toBe(7);
+    // newest first by default; the rate imports were made after the DID uploads
+    const times = all.items.map((r) => r.file_name);
+    expect(times.indexOf('r0.csv')).toBeGreaterThan(times.indexOf('r1.csv'));
+    expect((await h.call('GET', '/api/log/import?status=lost', { token: admin })).body.errors).toHaveProperty(
+      'status',
+    );
   });
 
   it('GET /tool/did_number_upload_task/list: status In Process, today', async () => {

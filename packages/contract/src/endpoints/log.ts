@@ -113,12 +113,19 @@ export const listExportLog = endpoint({
   payload: paged(exportLogRow),
 });
 
+/** Log > Import Log: one status for every kind of import. */
+export const IMPORT_LOG_STATUSES = ['in progress', 'finished', 'failed'] as const;
+/** What an import loaded (each has its own log with the details). */
+export const IMPORT_ENTITIES = ['rate_table', 'did', 'cdr'] as const;
 export const importLogRow = z.object({
+  /** Unique in the list: the entity and the id. */
+  key: z.string(),
+  /** The import's id in its own log (rate import task, DID upload, CDR upload). */
   id: z.number(),
   user_name: z.string(),
-  entity: z.string(),
+  entity: z.enum(IMPORT_ENTITIES),
   file_name: z.string(),
-  status: z.string(),
+  status: z.enum(IMPORT_LOG_STATUSES),
   upload_time: z.string(),
   finished_time: z.string().nullable(),
   total_rows: z.number(),
@@ -127,10 +134,11 @@ export const importLogRow = z.object({
 export const listImportLog = endpoint({
   method: 'GET',
   path: '/log/import',
-  summary: 'Import log; the frame counts imports in progress today',
+  summary:
+    'Every file import (rate tables, DID numbers, CDRs), newest first, with one status for all; the frame counts imports in progress today',
   tag: 'log',
   access: adminOnly('/log/import_log', 'read'),
-  query: listQuery.extend({ status: z.string().optional(), ...timeRange }),
+  query: listQuery.extend({ status: z.enum(IMPORT_LOG_STATUSES).optional(), ...timeRange }),
   payload: paged(importLogRow),
 });
 

@@ -129,30 +129,18 @@ export function registerLogs(app: FastifyInstance, s: Services): void {
   });
 
   implement(app, s, api.log.listImportLog, async (ctx) => {
-    let qb = s.db
-      .selectFrom('import_log')
-      .select([
-        'id',
-        'user_name',
-        'entity',
-        'file_name',
-        'status',
-        'upload_time',
-        'finished_time',
-        'total_rows',
-        'error_rows',
-      ]);
-    if (ctx.query.status) qb = qb.where('status', '=', ctx.query.status);
-    qb = withinTime(qb, 'upload_time', ctx.query.upload_time_from, ctx.query.upload_time_to);
+    let qb = s.db.selectFrom(IMPORTS.as('x')).selectAll('x');
+    if (ctx.query.status) qb = qb.where('x.status', '=', ctx.query.status);
+    qb = withinTime(qb, 'x.upload_time', ctx.query.upload_time_from, ctx.query.upload_time_to);
     const page = await pageOf(
       qb,
-      ctx.query,
-      { upload_time: 'upload_time', status: 'status' },
+      newestFirst(ctx.query),
+      { upload_time: 'x.upload_time', status: 'x.status', entity: 'x.entity' },
       'upload_time',
-      'id',
+      'x.key',
     );
     return {
-      items: page.items.map(withIsoTimes),
+      items: page.items.map((r) => ({ ...withIsoTimes(r), id: Number(r.id) })),
       total: page.total,
     };
   });
@@ -231,3 +219,45 @@ function registerSigninHistoryExport(s: Services): void {
     },
   });
 }
+
+/**
+ * Log > Import Log: every file import, whatever it loaded, in one list (each area keeps its own log
+ * with the details: Rate Import Log, DID Import Log, CDR Upload Log). One status for all: in
+ * progress, finished or failed. The frame's counter of imports in progress today reads it too.
+ */
+const IMPORTS = sql<{
+  key: string;
+  id: string;
+  user_name: string;
+  entity: string;
+  file_name: string;
+  status: string;
+  upload_time: Date;
+  finished_time: Date | null;
+  total_rows: number;
+  error_rows: number;
+}>`(
+  SELECT 'rate_table:' || t.id AS key, t.id, coalesce(nullif(r.user_name, ''), u.name, '') AS user_name,
+    'rate_table' AS entity, t.file_name,
+    CASE t.status WHEN ${api.rates.IMPORT_STATUS.running} THEN 'in progress'
+      WHEN ${api.rates.IMPORT_STATUS.failed} THEN 'failed' ELSE 'finished' END AS status,
+    t.created_at AS upload_time, r.finished_at AS finished_time,
+    coalesce(r.total_rows, 0) AS total_rows, coalesce(r.error_rows, 0) AS error_rows
+  FROM rate_import_tasks t
+  LEFT JOIN rate_import_results r ON r.task_id = t.id
+  LEFT JOIN users u ON u.user_id = t.user_id
+  UNION ALL
+  SELECT 'did:' || d.id, d.id, coalesce(u.name, ''), 'did', d.file_name,
+    CASE WHEN d.status = 'In Process' THEN 'in progress' WHEN lower(d.status) IN ('failed', 'error') THEN 'failed'
+      ELSE 'finished' END,
+    d.created_at, NULL::timestamptz, d.total, 0
+  FROM did_upload_tasks d
+  LEFT JOIN users u ON u.user_id = d.user_id
+  UNION ALL
+  SELECT 'cdr:' || c.id, c.id, c.user_name, 'cdr', c.file_name,
+    CASE WHEN c.refused OR j.status IS NULL OR j.status IN ('failed', 'killed') THEN 'failed'
+      WHEN j.status = 'finished' THEN 'finished' ELSE 'in progress' END,
+    c.created_at, j.finished_at, c.cdrs, jsonb_array_length(c.problems)
+  FROM cdr_uploads c
+  LEFT JOIN jobs j ON j.id = c.job_id
+)`;

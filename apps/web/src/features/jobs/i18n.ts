@@ -1,6 +1,12 @@
 import { registerTranslations } from '../../i18n/register';
 
 const en = {
+  importLog: 'Import Log',
+  importStatuses: { 'in progress': 'In progress', finished: 'Finished', failed: 'Failed' },
+  importEntities: { rate_table: 'Rate table', did: 'DID numbers', cdr: 'CDRs' },
+  totalRows: 'Rows',
+  errorRows: 'Rows with errors',
+  details: 'Details',
   schedulerLog: 'Scheduler Log',
   exportLog: 'Export Log',
   id: 'ID',
@@ -50,6 +56,12 @@ const en = {
 };
 
 const ch: typeof en = {
+  importLog: '导入日志',
+  importStatuses: { 'in progress': '进行中', finished: '已完成', failed: '失败' },
+  importEntities: { rate_table: '费率表', did: 'DID 号码', cdr: '话单' },
+  totalRows: '行数',
+  errorRows: '错误行数',
+  details: '详情',
   schedulerLog: '调度日志',
   exportLog: '导出日志',
   id: '编号',
@@ -99,6 +111,12 @@ const ch: typeof en = {
 };
 
 const de: typeof en = {
+  importLog: 'Import-Protokoll',
+  importStatuses: { 'in progress': 'Läuft', finished: 'Beendet', failed: 'Fehlgeschlagen' },
+  importEntities: { rate_table: 'Tariftabelle', did: 'DID-Nummern', cdr: 'CDRs' },
+  totalRows: 'Zeilen',
+  errorRows: 'Zeilen mit Fehlern',
+  details: 'Details',
   schedulerLog: 'Scheduler-Protokoll',
   exportLog: 'Exportprotokoll',
   id: 'ID',

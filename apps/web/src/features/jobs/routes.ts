@@ -10,5 +10,6 @@ const exportLog = lazy(() => import('./ExportLogPage'));
 export const jobRoutes: RouteDef[] = [
   { path: '/log/scheduler_log', title: 'jobs.schedulerLog', page: lazy(() => import('./SchedulerLogPage')) },
   { path: '/log/export_log', title: 'jobs.exportLog', page: exportLog },
+  { path: '/log/import_log', title: 'jobs.importLog', page: lazy(() => import('./ImportLogPage')) },
   { path: '/clients/termination/rate_export_log', title: 'jobs.exportLog', page: exportLog },
 ];
