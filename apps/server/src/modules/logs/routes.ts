@@ -229,9 +229,9 @@ const IMPORTS = sql<{
   key: string;
   id: string;
   user_name: string;
-  entity: string;
+  entity: (typeof api.log.IMPORT_ENTITIES)[number];
   file_name: string;
-  status: string;
+  status: (typeof api.log.IMPORT_LOG_STATUSES)[number];
   upload_time: Date;
   finished_time: Date | null;
   total_rows: number;
