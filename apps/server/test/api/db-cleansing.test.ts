@@ -303,7 +303,17 @@ describe('planner statistics of fresh days (analyzeStaleDays)', () => {
           WHERE relname = ${partitionName(day)}`.execute(d)
       ).rows[0]?.n ?? null;
     expect(await stats()).toBeNull();
-    await sleep(1200); // the insert's counts reach pg_stat_user_tables (flushed at most once a second)
+    // The insert's counts reach pg_stat_user_tables when its connection flushes them (at most once
+    // a second, later on a busy machine): wait until they show, or they would land after the
+    // ANALYZE below and make the day stale again (a harmless second ANALYZE in production).
+    const modified = async () =>
+      Number(
+        (
+          await sql<{ n: string | null }>`SELECT n_mod_since_analyze::text AS n FROM pg_stat_user_tables
+            WHERE relname = ${partitionName(day)}`.execute(d)
+        ).rows[0]?.n ?? 0,
+      );
+    for (let i = 0; i < 150 && (await modified()) < 3000; i++) await sleep(100);
     const first = await analyzeStaleDays(d, day, day + 2 * DAY);
     expect(first).toContain(partitionName(day));
     expect(await stats()).not.toBeNull();
