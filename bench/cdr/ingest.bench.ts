@@ -201,13 +201,13 @@ async function run(label: string, databaseUrl: string | null) {
       cdrs(codes, ingress.trunk_id, vendors, Math.min(BATCH, TOTAL - b * BATCH), b + 1, TRAFFIC),
     );
     const bodies = batches.map((list, b) => JSON.stringify({ batch_id: `bench-${b}`, cdrs: list }));
-    const pg0 = postgresCpuMs();
     const pgKinds0 = postgresCpuByKind();
+    const pg0 = postgresCpuMs(pgKinds0);
     const cpu0 = process.cpuUsage();
     const sent = await send(`${base}/switch/cdr`, key, bodies, SENDERS);
     const cpu = process.cpuUsage(cpu0);
-    const pgCpu = url ? postgresCpuMs() - pg0 : null;
     const pgKinds = postgresCpuByKind();
+    const pgCpu = url ? postgresCpuMs(pgKinds) - pg0 : null;
     for (const [k, v] of pgKinds0) pgKinds.set(k, (pgKinds.get(k) ?? 0) - v);
     const ingestMs = sent.ms;
     const perBatch = sent.times;
@@ -434,18 +434,8 @@ function postgresCpuByKind(): Map<string, number> {
 }
 
 /** CPU time (user + system, ms) of every process named postgres on this machine (Linux /proc). */
-function postgresCpuMs(): number {
-  let ticks = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime (clock ticks of 10 ms)
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks * 10;
+function postgresCpuMs(kinds = postgresCpuByKind()): number {
+  return [...kinds.values()].reduce((a, b) => a + b, 0);
 }
 
 /** A driver value as the text PostgreSQL reads back (null stays null). */

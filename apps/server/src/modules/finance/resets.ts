@@ -36,13 +36,14 @@ export function registerBalanceResets(app: FastifyInstance, s: Services): void {
 
   implement(app, s, api.finance.listResets, async (ctx) => {
     const q = ctx.query;
-    let qb = s.db.selectFrom('balance_resets as r').innerJoin('carriers as c', 'c.client_id', 'r.client_id');
+    let qb = resetRows(s.db);
     if (q.client_id) qb = qb.where('r.client_id', '=', q.client_id);
     if (q.state) qb = qb.where('r.state', '=', q.state);
-    const total = await qb.select((e) => e.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const total = await qb
+      .clearSelect()
+      .select((e) => e.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     const rows = await qb
-      .selectAll('r')
-      .select('c.name as client_name')
       .orderBy('r.reset_id', newestFirst(q).order_dir)
       .limit(q.per_page)
       .offset(q.page * q.per_page)
@@ -170,14 +171,17 @@ export async function applyReset(db: Db, resetId: number): Promise<boolean> {
 }
 
 async function readReset(db: Db, id: number): Promise<ResetRow | null> {
-  const r = await db
+  const r = await resetRows(db).where('r.reset_id', '=', id).executeTakeFirst();
+  return r ? toRow(r) : null;
+}
+
+/** The resets with their carrier's name: the list and the answer of a write read them alike. */
+function resetRows(db: Db) {
+  return db
     .selectFrom('balance_resets as r')
     .innerJoin('carriers as c', 'c.client_id', 'r.client_id')
     .selectAll('r')
-    .select('c.name as client_name')
-    .where('r.reset_id', '=', id)
-    .executeTakeFirst();
-  return r ? toRow(r) : null;
+    .select('c.name as client_name');
 }
 
 function toRow(r: {
